@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Types shared by bpf/collect.bpf.c and the user side. Defined here once;
+ * both sides include this file.
+ */
+#ifndef BPMC_COLLECT_H
+#define BPMC_COLLECT_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* Events per run. A core PMU has at most 6-8 counters; software events
+ * are cheap, but every slot widens each map value, so keep it tight. */
+#define BPMC_MAX_EVENTS 8
+#define BPMC_COMM_LEN 16
+
+/*
+ * Two generations: the BPF side writes into gen, user space drains the
+ * other one after flipping. No entry is ever read while it is written.
+ */
+#define BPMC_GENERATIONS 2
+
+/* One row's identity. tgid and tid are 0 when the scope is coarser. */
+struct bpmc_key {
+	__u64 cgroup_id;
+	__u32 tgid;
+	__u32 tid;
+};
+
+struct bpmc_value {
+	__u64 count[BPMC_MAX_EVENTS];
+	__u64 samples[BPMC_MAX_EVENTS];
+	char comm[BPMC_COMM_LEN];
+};
+
+/*
+ * Per-CPU "current task" accumulator: consecutive overflows on a CPU
+ * nearly always hit the same task, so the hash is touched only when the
+ * task changes.
+ */
+struct bpmc_slot {
+	struct bpmc_key key;
+	struct bpmc_value value;
+};
+
+/* Per-CPU loss counters, indexed by enum bpmc_drop. */
+enum bpmc_drop {
+	BPMC_DROP_MAP_FULL,	/* a new key did not fit in the counts map */
+	BPMC_DROP_BAD_EVENT,	/* cookie out of range: a bug, never expected */
+	BPMC_DROP_NR,
+};
+
+#endif /* BPMC_COLLECT_H */

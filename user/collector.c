@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "collect.skel.h"
+#include "collector.h"
+#include "util.h"
+
+struct collector {
+	struct collect_bpf *skel;
+	struct bpf_link **links;
+	int nr_links;
+	int nr_cpus;
+	struct bpmc_slot *slot_buf;	/* one per possible CPU */
+	uint64_t *drop_buf;		/* one per possible CPU */
+	uint64_t drops_seen[BPMC_DROP_NR];
+};
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	if (level == LIBBPF_INFO && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+int collector__load(struct collector **out, const struct collector_opts *opts)
+{
+	struct collector *c;
+	int err;
+
+	libbpf_set_print(libbpf_print);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->nr_cpus = libbpf_num_possible_cpus();
+	c->slot_buf = calloc(c->nr_cpus, sizeof(*c->slot_buf));
+	c->drop_buf = calloc(c->nr_cpus, sizeof(*c->drop_buf));
+	if (!c->slot_buf || !c->drop_buf) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+
+	c->skel = collect_bpf__open();
+	if (!c->skel) {
+		err = -errno;
+		p_err("cannot open the BPF object: %s", strerror(-err));
+		goto cleanup;
+	}
+	c->skel->rodata->key_tgid = opts->key_tgid;
+	c->skel->rodata->key_tid = opts->key_tid;
+	c->skel->rodata->nr_events = opts->nr_events;
+	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
+	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
+
+	err = collect_bpf__load(c->skel);
+	if (err) {
+		p_err("cannot load the BPF programs: %s (run with -v for the verifier log)",
+		      strerror(-err));
+		goto cleanup;
+	}
+	*out = c;
+	return 0;
+cleanup:
+	collector__destroy(c);
+	return err;
+}
+
+int collector__attach(struct collector *c, const struct counters *counters)
+{
+	int n = counters->nr_events * counters->nr_cpus;
+	LIBBPF_OPTS(bpf_perf_event_opts, opts);
+	struct bpf_link *link;
+	int err;
+
+	c->links = calloc(n, sizeof(*c->links));
+	if (!c->links)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		if (counters->fd[i] < 0)
+			continue;
+		opts.bpf_cookie = i / counters->nr_cpus;
+		link = bpf_program__attach_perf_event_opts(
+			c->skel->progs.on_overflow, counters->fd[i], &opts);
+		if (!link) {
+			err = -errno;
+			p_err("cannot attach to event %d on cpu %d: %s",
+			      i / counters->nr_cpus, i % counters->nr_cpus,
+			      strerror(-err));
+			return err;
+		}
+		c->links[c->nr_links++] = link;
+	}
+	return 0;
+}
+
+/*
+ * Returns once every BPF program that might have seen the old generation
+ * has finished. Overflow programs run with preemption off, so an RCU
+ * grace period covers them; MEMBARRIER_CMD_GLOBAL waits for exactly one.
+ */
+static int wait_for_programs(int nr_cpus)
+{
+	cpu_set_t old, one;
+
+	if (!syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		return 0;
+	/* Fallback: running on each CPU in turn implies that each CPU left
+	 * any preempt-disabled section it was in when the flip happened. */
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	for (int cpu = 0; cpu < nr_cpus && cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &old))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (!sched_setaffinity(0, sizeof(one), &one))
+			sched_yield();
+	}
+	return sched_setaffinity(0, sizeof(old), &old) ? -errno : 0;
+}
+
+static int interval_data__reserve(struct interval_data *d, size_t nr)
+{
+	void *k, *v;
+	size_t cap = d->cap ? d->cap : 1024;
+
+	if (nr <= d->cap)
+		return 0;
+	while (cap < nr)
+		cap *= 2;
+	k = realloc(d->keys, cap * sizeof(*d->keys));
+	if (!k)
+		return -ENOMEM;
+	d->keys = k;
+	v = realloc(d->values, cap * sizeof(*d->values));
+	if (!v)
+		return -ENOMEM;
+	d->values = v;
+	d->cap = cap;
+	return 0;
+}
+
+void interval_data__free(struct interval_data *d)
+{
+	free(d->keys);
+	free(d->values);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Moves the whole retired hash into data, emptying it for its next turn. */
+static int take_counts(int map_fd, struct interval_data *d, uint32_t max_keys)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 in_batch = 0, out_batch;
+	void *in = NULL;
+	__u32 count;
+	int err;
+
+	for (;;) {
+		err = interval_data__reserve(d, d->nr + max_keys);
+		if (err)
+			return err;
+		count = max_keys;
+		err = bpf_map_lookup_and_delete_batch(map_fd, in, &out_batch,
+						      d->keys + d->nr,
+						      d->values + d->nr,
+						      &count, &opts);
+		if (err && errno != ENOENT)
+			return -errno;
+		d->nr += count;
+		if (err) /* ENOENT: the map is empty now */
+			return 0;
+		in_batch = out_batch;
+		in = &in_batch;
+	}
+}
+
+/* Adds the retired per-CPU slots (tasks still pending on each CPU). */
+static int take_slots(struct collector *c, __u32 g, struct interval_data *d)
+{
+	int fd = bpf_map__fd(c->skel->maps.slots);
+	struct bpmc_slot *s;
+	int err;
+
+	if (bpf_map_lookup_elem(fd, &g, c->slot_buf))
+		return -errno;
+	err = interval_data__reserve(d, d->nr + c->nr_cpus);
+	if (err)
+		return err;
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		s = &c->slot_buf[cpu];
+		if (!s->key.cgroup_id)
+			continue;
+		d->keys[d->nr] = s->key;
+		d->values[d->nr] = s->value;
+		d->nr++;
+	}
+	memset(c->slot_buf, 0, c->nr_cpus * sizeof(*c->slot_buf));
+	return bpf_map_update_elem(fd, &g, c->slot_buf, BPF_ANY) ? -errno : 0;
+}
+
+static int take_drops(struct collector *c, struct interval_data *d)
+{
+	int fd = bpf_map__fd(c->skel->maps.drops);
+
+	uint64_t total;
+
+	/* The map stays cumulative: resetting it would race with a CPU
+	 * that is counting a drop right now. */
+	for (__u32 why = 0; why < BPMC_DROP_NR; why++) {
+		if (bpf_map_lookup_elem(fd, &why, c->drop_buf))
+			return -errno;
+		total = 0;
+		for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+			total += c->drop_buf[cpu];
+		d->drops[why] = total - c->drops_seen[why];
+		c->drops_seen[why] = total;
+	}
+	return 0;
+}
+
+int collector__take_interval(struct collector *c, struct interval_data *d)
+{
+	__u32 old = c->skel->bss->gen & 1;
+	struct bpf_map *map;
+	int err;
+
+	__atomic_store_n(&c->skel->bss->gen, old ^ 1, __ATOMIC_SEQ_CST);
+	err = wait_for_programs(c->nr_cpus);
+	if (err)
+		return err;
+	d->nr = 0;
+	map = old ? c->skel->maps.counts_1 : c->skel->maps.counts_0;
+	err = take_counts(bpf_map__fd(map), d, bpf_map__max_entries(map));
+	if (!err)
+		err = take_slots(c, old, d);
+	if (!err)
+		err = take_drops(c, d);
+	return err;
+}
+
+void collector__destroy(struct collector *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nr_links; i++)
+		bpf_link__destroy(c->links[i]);
+	free(c->links);
+	collect_bpf__destroy(c->skel);
+	free(c->slot_buf);
+	free(c->drop_buf);
+	free(c);
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The commands of the bpmc binary; main.c holds their table. */
+#ifndef BPMC_COMMANDS_H
+#define BPMC_COMMANDS_H
+
+int cmd_record(int argc, char **argv);
+
+#endif

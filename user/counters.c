@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "counters.h"
+#include "util.h"
+
+#define SYSFS_PMUS "/sys/bus/event_source/devices"
+#define MAX_CPUS 4096
+
+uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running)
+{
+	if (!running)
+		return 0;
+	if (running >= enabled)
+		return value;
+	return (uint64_t)((unsigned __int128)value * enabled / running);
+}
+
+struct counter_reading counter_delta(const struct counter_reading *now,
+				     const struct counter_reading *prev)
+{
+	/* Modular subtraction stays right across a 64-bit wrap. */
+	struct counter_reading d = {
+		.value = now->value - prev->value,
+		.enabled = now->enabled - prev->enabled,
+		.running = now->running - prev->running,
+	};
+	return d;
+}
+
+/* CPUs of the PMU whose sysfs `type` is attr_type, or all online CPUs. */
+static int pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus)
+{
+	char path[512], buf[4096];
+	struct dirent *de;
+	long type;
+	DIR *dir;
+	int err;
+
+	err = read_file_str("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (!err)
+		err = cpulist_parse(buf, cpus, nr_cpus);
+	if (err)
+		return err;
+	if (attr_type == PERF_TYPE_HARDWARE || attr_type == PERF_TYPE_HW_CACHE)
+		attr_type = PERF_TYPE_RAW; /* the core PMU, "cpu" */
+	dir = opendir(SYSFS_PMUS);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), SYSFS_PMUS "/%s/type", de->d_name);
+		if (read_file_long(path, &type) || type != attr_type)
+			continue;
+		snprintf(path, sizeof(path), SYSFS_PMUS "/%s/cpumask",
+			 de->d_name);
+		if (!read_file_str(path, buf, sizeof(buf)) && *buf)
+			err = cpulist_parse(buf, cpus, nr_cpus);
+		break;
+	}
+	closedir(dir);
+	return err;
+}
+
+static const char *open_reason(const struct event *ev, int err, bool sampling)
+{
+	static char buf[160];
+	long max_rate;
+
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+		return event__is_hardware(ev) ?
+			"no hardware PMU on this host (a VM without vPMU?)" :
+			"this kernel does not support the event";
+	case EOPNOTSUPP:
+		if (sampling)
+			return "its PMU cannot sample; it can only count";
+		return "not supported by its PMU";
+	case EACCES:
+	case EPERM:
+		return "not permitted: bpmc needs CAP_PERFMON or root";
+	case EMFILE:
+		return "too many open files (raise ulimit -n)";
+	case EINVAL:
+		if (sampling && ev->attr.freq &&
+		    !read_file_long("/proc/sys/kernel/perf_event_max_sample_rate",
+				    &max_rate) &&
+		    ev->attr.sample_freq > (uint64_t)max_rate) {
+			snprintf(buf, sizeof(buf),
+				 "frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
+				 (unsigned long long)ev->attr.sample_freq,
+				 max_rate);
+			return buf;
+		}
+		/* fall through */
+	default:
+		return strerror(err);
+	}
+}
+
+static void attr_for_cpu(struct perf_event_attr *attr, const struct event *ev,
+			 const struct counter_opts *opts)
+{
+	*attr = ev->attr;
+	attr->size = sizeof(*attr);
+	attr->disabled = 1;
+	attr->inherit = 0;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->sample_type = 0;
+	if (!opts->sampling) {
+		attr->sample_period = 0;
+		attr->freq = 0;
+		return;
+	}
+	if (ev->own_period)
+		return;
+	if (opts->period) {
+		attr->freq = 0;
+		attr->sample_period = opts->period;
+	} else {
+		attr->freq = 1;
+		attr->sample_freq = opts->freq;
+	}
+}
+
+int counters__open(struct counters *c, const struct event_list *events,
+		   const struct counter_opts *opts)
+{
+	struct perf_event_attr attr;
+	bool cpus[MAX_CPUS];
+	int n, fd, opened, err;
+
+	memset(c, 0, sizeof(*c));
+	c->nr_cpus = libbpf_num_possible_cpus();
+	if (c->nr_cpus <= 0 || c->nr_cpus > MAX_CPUS) {
+		p_err("cannot count possible CPUs: %s", strerror(-c->nr_cpus));
+		return c->nr_cpus < 0 ? c->nr_cpus : -ERANGE;
+	}
+	c->nr_events = events->nr;
+	n = c->nr_events * c->nr_cpus;
+	c->fd = malloc(n * sizeof(*c->fd));
+	c->last = calloc(n, sizeof(*c->last));
+	if (!c->fd || !c->last) {
+		counters__close(c);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		c->fd[i] = -1;
+
+	for (int e = 0; e < events->nr; e++) {
+		const struct event *ev = &events->ev[e];
+
+		err = pmu_cpus(ev->attr.type, cpus, c->nr_cpus);
+		if (err) {
+			p_err("cannot read the CPUs of event '%s': %s",
+			      ev->name, strerror(-err));
+			goto fail;
+		}
+		attr_for_cpu(&attr, ev, opts);
+		opened = 0;
+		for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+			if (!cpus[cpu])
+				continue;
+			fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+				     PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0) {
+				err = -errno;
+				p_err("cannot open event '%s' on cpu %d: %s",
+				      ev->name, cpu,
+				      open_reason(ev, errno, opts->sampling));
+				goto fail;
+			}
+			c->fd[e * c->nr_cpus + cpu] = fd;
+			opened++;
+		}
+		if (!opened) {
+			p_err("event '%s' has no online CPU to count on",
+			      ev->name);
+			err = -ENODEV;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	counters__close(c);
+	return err;
+}
+
+static int counters__ioctl_all(struct counters *c, unsigned long req)
+{
+	int n = c->nr_events * c->nr_cpus;
+
+	for (int i = 0; i < n; i++) {
+		if (c->fd[i] >= 0 && ioctl(c->fd[i], req, 0))
+			return -errno;
+	}
+	return 0;
+}
+
+int counters__enable(struct counters *c)
+{
+	return counters__ioctl_all(c, PERF_EVENT_IOC_ENABLE);
+}
+
+int counters__disable(struct counters *c)
+{
+	return counters__ioctl_all(c, PERF_EVENT_IOC_DISABLE);
+}
+
+void counters__close(struct counters *c)
+{
+	int n = c->nr_events * c->nr_cpus;
+
+	for (int i = 0; c->fd && i < n; i++) {
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+	}
+	free(c->fd);
+	free(c->last);
+	memset(c, 0, sizeof(*c));
+}
+
+int counters__read_delta(struct counters *c, struct counter_reading *delta,
+			 uint64_t *scaled)
+{
+	struct counter_reading now, d;
+	int i;
+
+	for (int e = 0; e < c->nr_events; e++) {
+		memset(&delta[e], 0, sizeof(delta[e]));
+		if (scaled)
+			scaled[e] = 0;
+		for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+			i = e * c->nr_cpus + cpu;
+			if (c->fd[i] < 0)
+				continue;
+			if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
+				return -errno ?: -EIO;
+			d = counter_delta(&now, &c->last[i]);
+			c->last[i] = now;
+			delta[e].value += d.value;
+			delta[e].enabled += d.enabled;
+			delta[e].running += d.running;
+			if (scaled)
+				scaled[e] += counter_scale(d.value, d.enabled,
+							   d.running);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* names -> perf_event_attr: the first stage of the pipeline. */
+#ifndef BPMC_EVENTS_H
+#define BPMC_EVENTS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "collect.h"
+
+#define EVENT_NAME_LEN 256
+#define EVENT_ERR_LEN 512
+
+struct event {
+	char name[EVENT_NAME_LEN];	/* as the user wrote it */
+	char fstr[EVENT_NAME_LEN];	/* fully qualified, as encoded */
+	struct perf_event_attr attr;
+	bool own_period;		/* :period= or :freq= in the name */
+};
+
+struct event_list {
+	struct event ev[BPMC_MAX_EVENTS];
+	int nr;
+};
+
+/* Initialises libpfm once; pmu_table forces the core table (or NULL). */
+int events__init(const char *pmu_table);
+
+/* Encodes one name; on failure err names the input and the reason. */
+int events__encode(const char *name, struct event *ev, char *err,
+		   size_t errlen);
+
+/*
+ * Splits a comma-separated list (commas inside PMU/.../ stay) and encodes
+ * every name. On failure err holds a one-line message.
+ */
+int events__parse_list(const char *spec, struct event_list *list, char *err,
+		       size_t errlen);
+
+/* True when the attr needs a hardware PMU (generic HW, cache or raw). */
+bool event__is_hardware(const struct event *ev);
+
+/* True when this host exposes a core PMU that can count cycles. */
+bool events__host_has_pmu(void);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rows -> sinks: the last stage. Every output implements sink_ops. */
+#ifndef BPMC_SINK_H
+#define BPMC_SINK_H
+
+#include <stdint.h>
+
+/* One exported row; NULL strings and negative ids are written empty. */
+struct row {
+	const char *scope;
+	uint64_t cgroup_id;
+	const char *cgroup;
+	int64_t pid;
+	int64_t tid;
+	const char *comm;
+	const char *event;
+	uint64_t count;
+	uint64_t samples;
+};
+
+struct interval_info {
+	uint64_t end_realtime_ns;	/* the interval's end, wall clock */
+	uint64_t length_ns;		/* its real length */
+	const char *host;
+};
+
+struct sink;
+
+struct sink_ops {
+	const char *name;
+	int (*open)(struct sink *s, const char *path);
+	int (*begin_interval)(struct sink *s, const struct interval_info *info);
+	int (*write_row)(struct sink *s, const struct row *r);
+	int (*end_interval)(struct sink *s);
+	int (*close)(struct sink *s);
+};
+
+struct sink {
+	const struct sink_ops *ops;
+	void *priv;
+	struct interval_info info;
+};
+
+extern const struct sink_ops sink_csv_ops;
+
+#endif

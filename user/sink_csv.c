@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "sink_csv.h"
+#include "util.h"
+
+struct csv {
+	FILE *file;	/* plain output, or NULL */
+	gzFile gz;	/* .gz output, or NULL */
+	char path[4096];
+};
+
+size_t csv_field(char *out, size_t len, size_t pos, const char *s)
+{
+	bool quote = s && strpbrk(s, ",\"\r\n") != NULL;
+
+	if (!s)
+		return pos;
+	if (quote && pos + 1 < len)
+		out[pos++] = '"';
+	for (; *s && pos + 2 < len; s++) {
+		if (*s == '"')
+			out[pos++] = '"';
+		out[pos++] = *s;
+	}
+	if (quote && pos + 1 < len)
+		out[pos++] = '"';
+	out[pos < len ? pos : len - 1] = '\0';
+	return pos;
+}
+
+void csv_time(char *out, size_t len, uint64_t realtime_ns)
+{
+	time_t sec = realtime_ns / 1000000000ull;
+	unsigned ms = (realtime_ns / 1000000ull) % 1000;
+	struct tm tm;
+	char base[32];
+
+	gmtime_r(&sec, &tm);
+	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%03uZ", base, ms);
+}
+
+static size_t append_id(char *out, size_t len, size_t pos, int64_t id)
+{
+	int n = 0;
+
+	if (id >= 0)
+		n = snprintf(out + pos, len - pos, "%" PRId64, id);
+	return n > 0 ? pos + n : pos;
+}
+
+size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
+		      const struct row *r)
+{
+	char t[40];
+	size_t pos;
+
+	csv_time(t, sizeof(t), info->end_realtime_ns);
+	pos = snprintf(out, len, "%s,", t);
+	pos = csv_field(out, len, pos, info->host);
+	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%s,%" PRIu64 ",",
+			(info->length_ns + 500000) / 1000000, r->scope,
+			r->cgroup_id);
+	pos = csv_field(out, len, pos, r->cgroup);
+	out[pos++] = ',';
+	pos = append_id(out, len, pos, r->pid);
+	out[pos++] = ',';
+	pos = append_id(out, len, pos, r->tid);
+	out[pos++] = ',';
+	pos = csv_field(out, len, pos, r->comm);
+	out[pos++] = ',';
+	pos = csv_field(out, len, pos, r->event);
+	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%" PRIu64 "\n",
+			r->count, r->samples);
+	return pos;
+}
+
+static bool is_gz(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+int csv_path_writable(const char *path)
+{
+	char copy[4096];
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!access(path, F_OK))
+		return access(path, W_OK) ? -errno : 0;
+	snprintf(copy, sizeof(copy), "%s", path);
+	return access(dirname(copy), W_OK | X_OK) ? -errno : 0;
+}
+
+static int csv_write(struct csv *c, const char *buf, size_t n)
+{
+	if (c->gz)
+		return gzwrite(c->gz, buf, n) == (int)n ? 0 : -EIO;
+	return fwrite(buf, 1, n, c->file) == n ? 0 : -errno;
+}
+
+static int csv_open(struct sink *s, const char *path)
+{
+	struct csv *c = calloc(1, sizeof(*c));
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	if (!strcmp(path, "-"))
+		c->file = stdout;
+	else if (is_gz(path))
+		c->gz = gzopen(path, "wbe");
+	else
+		c->file = fopen(path, "we");
+	if (!c->file && !c->gz) {
+		err = -errno;
+		p_err("cannot create '%s': %s", path, strerror(errno));
+		free(c);
+		return err;
+	}
+	s->priv = c;
+	return csv_write(c, CSV_HEADER "\n", strlen(CSV_HEADER) + 1);
+}
+
+static int csv_begin_interval(struct sink *s, const struct interval_info *info)
+{
+	s->info = *info;
+	return 0;
+}
+
+static int csv_write_row(struct sink *s, const struct row *r)
+{
+	char buf[16384];
+	size_t n = csv_format_row(buf, sizeof(buf), &s->info, r);
+
+	return csv_write(s->priv, buf, n);
+}
+
+static int csv_end_interval(struct sink *s)
+{
+	struct csv *c = s->priv;
+
+	/* Each interval reaches the file whole, so a reader (or a crash)
+	 * never sees half an interval. */
+	if (c->gz)
+		return gzflush(c->gz, Z_SYNC_FLUSH) == Z_OK ? 0 : -EIO;
+	return fflush(c->file) ? -errno : 0;
+}
+
+static int csv_close(struct sink *s)
+{
+	struct csv *c = s->priv;
+	int err = 0;
+
+	if (!c)
+		return 0;
+	if (c->gz)
+		err = gzclose(c->gz) == Z_OK ? 0 : -EIO;
+	else if (c->file == stdout)
+		err = fflush(stdout) ? -errno : 0;
+	else
+		err = fclose(c->file) ? -errno : 0;
+	if (err)
+		p_err("cannot finish '%s': %s", c->path, strerror(-err));
+	free(c);
+	s->priv = NULL;
+	return err;
+}
+
+const struct sink_ops sink_csv_ops = {
+	.name = "csv",
+	.open = csv_open,
+	.begin_interval = csv_begin_interval,
+	.write_row = csv_write_row,
+	.end_interval = csv_end_interval,
+	.close = csv_close,
+};

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+bool verbose;
+
+static void vprint(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "bpmc: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void p_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint("", fmt, ap);
+	va_end(ap);
+}
+
+void p_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void p_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint("", fmt, ap);
+	va_end(ap);
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (*end)
+		return -EINVAL;
+	if (errno)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int read_file_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int read_file_long(const char *path, long *out)
+{
+	char buf[64];
+	int err = read_file_str(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	return parse_long(buf, -__LONG_MAX__ - 1, __LONG_MAX__, out);
+}
+
+int cpulist_parse(const char *list, bool *cpus, int max_cpus)
+{
+	const char *p = list;
+	char *end;
+	long a, b;
+
+	memset(cpus, 0, max_cpus * sizeof(*cpus));
+	while (*p) {
+		a = strtol(p, &end, 10);
+		if (end == p)
+			return -EINVAL;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p)
+				return -EINVAL;
+		}
+		if (a < 0 || b < a || b >= max_cpus)
+			return -ERANGE;
+		for (long c = a; c <= b; c++)
+			cpus[c] = true;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+		else
+			break;
+	}
+	return 0;
+}
