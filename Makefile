@@ -71,7 +71,7 @@ deps:
 	$(Q)scripts/install-deps
 
 run: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)scripts/run-default
 
 test: deps

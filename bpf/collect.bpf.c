@@ -68,7 +68,8 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 			return;
 		/* Lost a race with another CPU inserting the same key. */
 		v = err == -17 /* EEXIST */ ?
-			bpf_map_lookup_elem(map, &slot->key) : NULL;
+			    bpf_map_lookup_elem(map, &slot->key) :
+			    NULL;
 		if (!v) {
 			drop(BPMC_DROP_MAP_FULL);
 			return;
@@ -95,7 +96,8 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 	slot->key.tid = tid;
 	__builtin_memset(&slot->value, 0, sizeof(slot->value));
 	if (tid || !tgid) {
-		bpf_get_current_comm(slot->value.comm, sizeof(slot->value.comm));
+		bpf_get_current_comm(slot->value.comm,
+				     sizeof(slot->value.comm));
 		return;
 	}
 	/* A process row is named after its leader, not whichever thread

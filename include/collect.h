@@ -46,8 +46,8 @@ struct bpmc_slot {
 
 /* Per-CPU loss counters, indexed by enum bpmc_drop. */
 enum bpmc_drop {
-	BPMC_DROP_MAP_FULL,	/* a new key did not fit in the counts map */
-	BPMC_DROP_BAD_EVENT,	/* cookie out of range: a bug, never expected */
+	BPMC_DROP_MAP_FULL, /* a new key did not fit in the counts map */
+	BPMC_DROP_BAD_EVENT, /* cookie out of range: a bug, never expected */
 	BPMC_DROP_NR,
 };
 

@@ -12,7 +12,7 @@
 #include "util.h"
 
 struct cgroup_entry {
-	uint64_t id;	/* 0: empty bucket */
+	uint64_t id; /* 0: empty bucket */
 	char *path;
 };
 

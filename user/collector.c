@@ -19,8 +19,8 @@ struct collector {
 	struct bpf_link **links;
 	int nr_links;
 	int nr_cpus;
-	struct bpmc_slot *slot_buf;	/* one per possible CPU */
-	uint64_t *drop_buf;		/* one per possible CPU */
+	struct bpmc_slot *slot_buf; /* one per possible CPU */
+	uint64_t *drop_buf; /* one per possible CPU */
 	uint64_t drops_seen[BPMC_DROP_NR];
 };
 
@@ -174,8 +174,8 @@ static int take_counts(int map_fd, struct interval_data *d, uint32_t max_keys)
 		count = max_keys;
 		err = bpf_map_lookup_and_delete_batch(map_fd, in, &out_batch,
 						      d->keys + d->nr,
-						      d->values + d->nr,
-						      &count, &opts);
+						      d->values + d->nr, &count,
+						      &opts);
 		if (err && errno != ENOENT)
 			return -errno;
 		d->nr += count;

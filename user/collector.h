@@ -11,9 +11,9 @@
 #include "counters.h"
 
 struct collector_opts {
-	bool key_tgid;		/* process or thread rows requested */
-	bool key_tid;		/* thread rows requested */
-	uint32_t max_keys;	/* distinct keys per interval */
+	bool key_tgid; /* process or thread rows requested */
+	bool key_tid; /* thread rows requested */
+	uint32_t max_keys; /* distinct keys per interval */
 	int nr_events;
 };
 
@@ -22,7 +22,7 @@ struct interval_data {
 	struct bpmc_key *keys;
 	struct bpmc_value *values;
 	size_t nr, cap;
-	uint64_t drops[BPMC_DROP_NR];	/* lost in this interval */
+	uint64_t drops[BPMC_DROP_NR]; /* lost in this interval */
 };
 
 struct collector;

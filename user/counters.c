@@ -20,9 +20,12 @@ uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running)
 {
 	if (!running)
 		return 0;
+	unsigned __int128 scaled;
+
 	if (running >= enabled)
 		return value;
-	return (uint64_t)((unsigned __int128)value * enabled / running);
+	scaled = (unsigned __int128)value * enabled / running;
+	return scaled > UINT64_MAX ? UINT64_MAX : (uint64_t)scaled;
 }
 
 struct counter_reading counter_delta(const struct counter_reading *now,
@@ -81,8 +84,8 @@ static const char *open_reason(const struct event *ev, int err, bool sampling)
 	case ENOENT:
 	case ENODEV:
 		return event__is_hardware(ev) ?
-			"no hardware PMU on this host (a VM without vPMU?)" :
-			"this kernel does not support the event";
+			       "no hardware PMU on this host (a VM without vPMU?)" :
+			       "this kernel does not support the event";
 	case EOPNOTSUPP:
 		if (sampling)
 			return "its PMU cannot sample; it can only count";
@@ -94,13 +97,15 @@ static const char *open_reason(const struct event *ev, int err, bool sampling)
 		return "too many open files (raise ulimit -n)";
 	case EINVAL:
 		if (sampling && ev->attr.freq &&
-		    !read_file_long("/proc/sys/kernel/perf_event_max_sample_rate",
-				    &max_rate) &&
+		    !read_file_long(
+			    "/proc/sys/kernel/perf_event_max_sample_rate",
+			    &max_rate) &&
 		    ev->attr.sample_freq > (uint64_t)max_rate) {
-			snprintf(buf, sizeof(buf),
-				 "frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
-				 (unsigned long long)ev->attr.sample_freq,
-				 max_rate);
+			snprintf(
+				buf, sizeof(buf),
+				"frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
+				(unsigned long long)ev->attr.sample_freq,
+				max_rate);
 			return buf;
 		}
 		/* fall through */

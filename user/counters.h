@@ -9,9 +9,9 @@
 #include "events.h"
 
 struct counter_opts {
-	uint64_t period;	/* -c: sample every N events, or 0 */
-	uint64_t freq;		/* -F: samples per second, used when !period */
-	bool sampling;		/* false: counting fds only */
+	uint64_t period; /* -c: sample every N events, or 0 */
+	uint64_t freq; /* -F: samples per second, used when !period */
+	bool sampling; /* false: counting fds only */
 };
 
 /* One reading of a counter, or the difference of two. */
@@ -23,9 +23,9 @@ struct counter_reading {
 
 struct counters {
 	int nr_events;
-	int nr_cpus;			/* possible CPUs: the fd array stride */
-	int *fd;			/* [event * nr_cpus + cpu], -1 if unused */
-	struct counter_reading *last;	/* same layout */
+	int nr_cpus; /* possible CPUs: the fd array stride */
+	int *fd; /* [event * nr_cpus + cpu], -1 if unused */
+	struct counter_reading *last; /* same layout */
 };
 
 /* Opens every event on every CPU its PMU covers; prints why on failure. */

@@ -138,8 +138,9 @@ static int write_scope(const struct interval_data *d, const size_t *order,
 		memset(&sum, 0, sizeof(sum));
 		tasks__comm(first->tgid, first->tid, d->values[order[i]].comm,
 			    comm);
-		for (j = i; j < d->nr && same_row(first, &d->keys[order[j]],
-						  scope); j++)
+		for (j = i;
+		     j < d->nr && same_row(first, &d->keys[order[j]], scope);
+		     j++)
 			value_add(&sum, &d->values[order[j]]);
 		err = emit(sink, scope, first, &sum, comm, events, mux);
 		if (err)

@@ -33,8 +33,7 @@ int events__init(const char *pmu_table)
 	return 0;
 }
 
-int events__encode(const char *name, struct event *ev, char *err,
-		   size_t errlen)
+int events__encode(const char *name, struct event *ev, char *err, size_t errlen)
 {
 	pfm_perf_encode_arg_t arg;
 	char *fstr = NULL;
@@ -42,7 +41,8 @@ int events__encode(const char *name, struct event *ev, char *err,
 
 	memset(ev, 0, sizeof(*ev));
 	if (strlen(name) >= sizeof(ev->name)) {
-		snprintf(err, errlen, "event name '%.40s...' is too long", name);
+		snprintf(err, errlen, "event name '%.40s...' is too long",
+			 name);
 		return -ENAMETOOLONG;
 	}
 	strcpy(ev->name, name);
@@ -77,8 +77,9 @@ static const char *next_name(const char *p, char *out, size_t len)
 	for (; *p && (*p != ',' || slashes % 2); p++) {
 		if (*p == '/')
 			slashes++;
-		if (n + 1 < len)
-			out[n++] = *p;
+		if (n + 1 >= len)
+			return NULL;
+		out[n++] = *p;
 	}
 	out[n] = '\0';
 	return p;
@@ -97,7 +98,14 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 		return -EINVAL;
 	}
 	for (;;) {
+		const char *start = p;
+
 		p = next_name(p, name, sizeof(name));
+		if (!p) {
+			snprintf(err, errlen,
+				 "event name '%.40s...' is too long", start);
+			return -ENAMETOOLONG;
+		}
 		if (!*name) {
 			snprintf(err, errlen, "empty event name in '%s'", spec);
 			return -EINVAL;
@@ -110,8 +118,8 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 		}
 		for (int i = 0; i < list->nr; i++) {
 			if (!strcmp(list->ev[i].name, name)) {
-				snprintf(err, errlen, "event '%s' is listed twice",
-					 name);
+				snprintf(err, errlen,
+					 "event '%s' is listed twice", name);
 				return -EINVAL;
 			}
 		}

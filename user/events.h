@@ -13,10 +13,10 @@
 #define EVENT_ERR_LEN 512
 
 struct event {
-	char name[EVENT_NAME_LEN];	/* as the user wrote it */
-	char fstr[EVENT_NAME_LEN];	/* fully qualified, as encoded */
+	char name[EVENT_NAME_LEN]; /* as the user wrote it */
+	char fstr[EVENT_NAME_LEN]; /* fully qualified, as encoded */
 	struct perf_event_attr attr;
-	bool own_period;		/* :period= or :freq= in the name */
+	bool own_period; /* :period= or :freq= in the name */
 };
 
 struct event_list {

@@ -22,7 +22,8 @@ static void usage(FILE *out)
 	fprintf(out, "usage: bpmc COMMAND [OPTIONS]\n\ncommands:\n");
 	for (const struct cmd *c = cmds; c->name; c++)
 		fprintf(out, "  %-8s %s\n", c->name, c->summary);
-	fprintf(out, "\n'bpmc COMMAND --help' describes a command's options.\n");
+	fprintf(out,
+		"\n'bpmc COMMAND --help' describes a command's options.\n");
 }
 
 int main(int argc, char **argv)

@@ -67,7 +67,8 @@ static const char record_usage[] =
 	"  -o, --output PATH   CSV file, .gz compresses, - is stdout\n"
 	"                      (default bpmc-HOST-YYYYmmddTHHMMSSZ.csv)\n"
 	"  -c, --period N      sample every N events\n"
-	"  -F, --freq HZ       sample HZ times a second per CPU (default 1000)\n"
+	"  -F, --freq HZ       sample HZ times a second per CPU (default 997:\n"
+	"                      a prime, so periodic work cannot alias with it)\n"
 	"      --by SCOPES     row scopes: cgroup,process,thread (default cgroup,process)\n"
 	"      --max-keys N    distinct keys per interval the maps hold (default 16384)\n"
 	"      --pmu TABLE     force libpfm's core PMU table\n"
@@ -109,38 +110,46 @@ static int parse_args(int argc, char **argv, struct record_env *env)
 			env->events = optarg;
 			break;
 		case 'I':
-			if (parse_long(optarg, 1, 3600 * 1000, &env->interval_ms))
-				return usage_error("invalid interval '-I %s': want 1 to 3600000 ms",
-						   optarg);
+			if (parse_long(optarg, 1, 3600 * 1000,
+				       &env->interval_ms))
+				return usage_error(
+					"invalid interval '-I %s': want 1 to 3600000 ms",
+					optarg);
 			break;
 		case 'd':
 			if (parse_long(optarg, 1, 100L * 365 * 86400,
 				       &env->duration_s))
-				return usage_error("invalid duration '-d %s': want a positive number of seconds",
-						   optarg);
+				return usage_error(
+					"invalid duration '-d %s': want a positive number of seconds",
+					optarg);
 			break;
 		case 'o':
 			env->output = optarg;
 			break;
 		case 'c':
 			if (parse_u64(optarg, &env->period) || !env->period)
-				return usage_error("invalid period '-c %s': want a positive count",
-						   optarg);
+				return usage_error(
+					"invalid period '-c %s': want a positive count",
+					optarg);
 			break;
 		case 'F':
 			if (parse_long(optarg, 1, 1000000, &env->freq))
-				return usage_error("invalid frequency '-F %s': want 1 to 1000000 Hz",
-						   optarg);
+				return usage_error(
+					"invalid frequency '-F %s': want 1 to 1000000 Hz",
+					optarg);
 			break;
 		case 'b':
-			if (scopes_parse(optarg, &env->scopes, bad, sizeof(bad)))
-				return usage_error("invalid scope '%s' in --by: want cgroup, process or thread",
-						   bad);
+			if (scopes_parse(optarg, &env->scopes, bad,
+					 sizeof(bad)))
+				return usage_error(
+					"invalid scope '%s' in --by: want cgroup, process or thread",
+					bad);
 			break;
 		case 'k':
 			if (parse_long(optarg, 1, 1 << 24, &env->max_keys))
-				return usage_error("invalid '--max-keys %s': want 1 to 16777216",
-						   optarg);
+				return usage_error(
+					"invalid '--max-keys %s': want 1 to 16777216",
+					optarg);
 			break;
 		case 'p':
 			env->pmu = optarg;
@@ -210,7 +219,8 @@ static void check_throttling(struct record *r)
 static void report_drops(struct record *r, const uint64_t *drops)
 {
 	if (drops[BPMC_DROP_MAP_FULL])
-		p_warn("%" PRIu64 " samples dropped this interval: the counts map is full (raise --max-keys above %ld)",
+		p_warn("%" PRIu64
+		       " samples dropped this interval: the counts map is full (raise --max-keys above %ld)",
 		       drops[BPMC_DROP_MAP_FULL], r->env.max_keys);
 	if (drops[BPMC_DROP_BAD_EVENT])
 		p_warn("%" PRIu64 " samples had an unknown event index",
@@ -341,7 +351,7 @@ int cmd_record(int argc, char **argv)
 	struct record r = {
 		.env = {
 			.interval_ms = 1000,
-			.freq = 1000,
+			.freq = 997,
 			.max_keys = 16384,
 			.scopes = SCOPE_CGROUP | SCOPE_PROCESS,
 		},
@@ -354,7 +364,7 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		return err;
 	if (!has_capabilities(missing, sizeof(missing))) {
-		p_err("bpmc record needs root, or %s (this process lacks them)",
+		p_err("record needs root, or %s (this process lacks them)",
 		      missing);
 		return EXIT_USAGE;
 	}
@@ -401,7 +411,8 @@ cleanup:
 	interval_data__free(&r.data);
 	cgroups__free();
 	if (r.drops[BPMC_DROP_MAP_FULL])
-		p_warn("%" PRIu64 " samples were dropped in all because the counts map was full",
+		p_warn("%" PRIu64
+		       " samples were dropped in all because the counts map was full",
 		       r.drops[BPMC_DROP_MAP_FULL]);
 	if (!ret && strcmp(r.path, "-"))
 		p_info("wrote '%s'", r.path);

@@ -19,8 +19,8 @@ struct row {
 };
 
 struct interval_info {
-	uint64_t end_realtime_ns;	/* the interval's end, wall clock */
-	uint64_t length_ns;		/* its real length */
+	uint64_t end_realtime_ns; /* the interval's end, wall clock */
+	uint64_t length_ns; /* its real length */
 	const char *host;
 };
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -12,8 +13,8 @@
 #include "util.h"
 
 struct csv {
-	FILE *file;	/* plain output, or NULL */
-	gzFile gz;	/* .gz output, or NULL */
+	FILE *file; /* plain output, or NULL */
+	gzFile gz; /* .gz output, or NULL */
 	char path[4096];
 };
 
@@ -21,18 +22,22 @@ size_t csv_field(char *out, size_t len, size_t pos, const char *s)
 {
 	bool quote = s && strpbrk(s, ",\"\r\n") != NULL;
 
-	if (!s)
+	/* Room kept for a doubled quote, the closing quote and the NUL, so
+	 * a field cut short is still a closed field. */
+	size_t reserve = quote ? 3 : 1;
+
+	if (!s || pos + reserve + 1 > len)
 		return pos;
-	if (quote && pos + 1 < len)
+	if (quote)
 		out[pos++] = '"';
-	for (; *s && pos + 2 < len; s++) {
+	for (; *s && pos + reserve + (*s == '"') < len; s++) {
 		if (*s == '"')
 			out[pos++] = '"';
 		out[pos++] = *s;
 	}
-	if (quote && pos + 1 < len)
+	if (quote)
 		out[pos++] = '"';
-	out[pos < len ? pos : len - 1] = '\0';
+	out[pos] = '\0';
 	return pos;
 }
 
@@ -96,8 +101,13 @@ int csv_path_writable(const char *path)
 
 	if (!strcmp(path, "-"))
 		return 0;
-	if (!access(path, F_OK))
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
 		return access(path, W_OK) ? -errno : 0;
+	}
 	snprintf(copy, sizeof(copy), "%s", path);
 	return access(dirname(copy), W_OK | X_OK) ? -errno : 0;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,7 +49,8 @@ int parse_long(const char *s, long min, long max, long *out)
 	char *end;
 	long v;
 
-	if (!s || !*s)
+	/* strtol would skip leading blanks: a whole-string parse must not. */
+	if (!s || !*s || isspace((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	v = strtol(s, &end, 10);
@@ -65,10 +67,16 @@ int parse_u64(const char *s, uint64_t *out)
 	unsigned long long v;
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	bool hex = s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+
+	/* strtoull accepts blanks and a minus sign; we accept neither, and
+	 * a leading zero means decimal, not octal. */
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	if (hex && !isxdigit((unsigned char)s[2]))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
 	if (*end)
 		return -EINVAL;
 	if (errno)

@@ -1,0 +1,131 @@
+# Shared by the integration tests: sourced, never run.
+# Convention (perf's shell tests): exit 0 pass, 1 fail, 2 skip.
+# Everything a test creates is registered here and removed by the EXIT
+# trap, whether the test passes, fails or is interrupted.
+
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BPMC="$ROOT/bpmc"
+HELPERS="$ROOT/build/tests"
+TMP=$(mktemp -d /tmp/bpmc-test.XXXXXX)
+CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+PIDS=()
+CGROUPS=()
+FAILED=0
+
+cleanup() {
+	local pid cg i
+	for pid in "${PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${PIDS[@]}"; do
+		wait "$pid" 2>/dev/null
+	done
+	# Deepest first: a parent cannot go before its children.
+	for ((i = ${#CGROUPS[@]} - 1; i >= 0; i--)); do
+		cg=${CGROUPS[i]}
+		[ -d "$cg" ] || continue
+		# Move stragglers we started to the root so rmdir can succeed.
+		while read -r pid; do
+			for mine in "${PIDS[@]}"; do
+				[ "$pid" = "$mine" ] && echo "$pid" > "$CG2/cgroup.procs" 2>/dev/null
+			done
+		done < "$cg/cgroup.procs"
+		rmdir "$cg" 2>/dev/null || echo "  warning: could not remove $cg" >&2
+	done
+	if [ "$FAILED" = 1 ] && [ -n "${KEEP_FAILED:-}" ]; then echo "  kept $TMP" >&2; else rm -rf "$TMP"; fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+fail() {
+	echo "  FAIL: $*"
+	FAILED=1
+}
+
+skip() {
+	echo "  SKIP: $*"
+	exit 2
+}
+
+pass_or_fail() {
+	exit "$FAILED"
+}
+
+# mk_cgroup REL: creates $CG2/REL (parents too) and registers it.
+mk_cgroup() {
+	local rel=$1 path=$CG2 part
+	local IFS=/
+	for part in $rel; do
+		[ -n "$part" ] || continue
+		path="$path/$part"
+		if [ ! -d "$path" ]; then
+			mkdir "$path" || return 1
+			CGROUPS+=("$path")
+		fi
+	done
+	echo "$path"
+}
+
+# spawn_in CGROUP_PATH CMD...: starts CMD inside the cgroup; sets SPAWNED.
+# The child moves itself before exec, so CMD never runs outside.
+spawn_in() {
+	local cg=$1
+	shift
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@" &
+	SPAWNED=$!
+	PIDS+=("$SPAWNED")
+}
+
+# spawn CMD...: starts CMD in the background, registered; sets SPAWNED.
+spawn() {
+	"$@" &
+	SPAWNED=$!
+	PIDS+=("$SPAWNED")
+}
+
+# start_record LOG ARGS...: starts bpmc record and waits until it counts.
+start_record() {
+	local log=$1 i
+	shift
+	spawn "$BPMC" record "$@" 2>"$log"
+	RECORD_PID=$SPAWNED
+	for i in $(seq 100); do
+		grep -q "recording" "$log" 2>/dev/null && return 0
+		kill -0 "$RECORD_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "  bpmc record did not start:" >&2
+	cat "$log" >&2
+	return 1
+}
+
+usage_usec() {
+	awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat"
+}
+
+cgroup_id() {
+	stat -c %i "$1"
+}
+
+# csv_sum FILE SCOPE EVENT FIELD VALUE: sums `count` over rows whose
+# column FIELD (a header name) equals VALUE. Test rows hold no quotes.
+csv_sum() {
+	awk -F, -v scope="$2" -v event="$3" -v field="$4" -v value="$5" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["scope"] == scope && $col["event"] == event &&
+		$col[field] == value { s += $col["count"] }
+		END { printf "%.0f\n", s }' "$1"
+}
+
+# within A B PCT: true when A is within PCT percent of B.
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {
+		d = a - b; if (d < 0) d = -d
+		exit !(b > 0 && d * 100 <= p * b) }'
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	[ -n "$CG2" ] || skip "no cgroup2 mount in /proc/self/mountinfo"
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Every refusal: one line on stderr quoting the culprit, exit status 2,
+# no output file, and nothing on stdout.
+. "$(dirname "$0")/lib.sh"
+need_root
+cd "$TMP" || exit 1
+
+# expect_refusal QUOTED-CULPRIT ARGS...
+expect_refusal() {
+	local culprit=$1 out=$TMP/refused.csv rc lines
+	shift
+	rm -f "$out"
+	"$BPMC" record "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+	rc=$?
+	lines=$(wc -l < "$TMP/stderr")
+	if [ "$rc" -ne 2 ]; then
+		fail "record $*: exit $rc, want 2"
+	elif [ "$lines" -ne 1 ]; then
+		fail "record $*: $lines lines on stderr, want 1: $(cat "$TMP/stderr")"
+	elif ! grep -qF -- "$culprit" "$TMP/stderr"; then
+		fail "record $*: stderr does not name '$culprit': $(cat "$TMP/stderr")"
+	elif [ -s "$TMP/stdout" ]; then
+		fail "record $*: wrote to stdout"
+	elif [ -e "$out" ] || ls bpmc-*.csv >/dev/null 2>&1; then
+		fail "record $*: left an output file"
+	else
+		echo "  ok: $(cat "$TMP/stderr")"
+	fi
+}
+
+O=(-o "$TMP/refused.csv")
+expect_refusal "'nosuchevent'" -e nosuchevent "${O[@]}"
+expect_refusal "'cpu-clock,'" -e cpu-clock, "${O[@]}"
+expect_refusal "-I 0" -I 0 "${O[@]}"
+expect_refusal "-I -5" -I -5 "${O[@]}"
+expect_refusal "-d abc" -d abc "${O[@]}"
+expect_refusal "-d -3" -d -3 "${O[@]}"
+expect_refusal "-c 0" -c 0 "${O[@]}"
+expect_refusal "-F x" -F x "${O[@]}"
+expect_refusal "'--bogus'" --bogus "${O[@]}"
+expect_refusal "'-d'" "${O[@]}" -d
+expect_refusal "'pod'" --by cgroup,pod "${O[@]}"
+expect_refusal "'stray'" "${O[@]}" stray
+expect_refusal "/nonexistent-dir/x.csv" -o /nonexistent-dir/x.csv
+expect_refusal "'$TMP'" -o "$TMP"
+# Default file name: a refused run must not create bpmc-HOST-*.csv here.
+expect_refusal "'nosuchevent'" -e nosuchevent
+
+# A hardware event where there is no PMU: refused with the reason.
+if "$BPMC" record -e cycles -d 1 -o "$TMP/hw.csv" 2>"$TMP/hw.err"; then
+	echo "  this host has a hardware PMU: cycles opened, nothing to refuse"
+else
+	grep -q "no hardware PMU" "$TMP/hw.err" || fail "cycles refused without 'no hardware PMU': $(cat "$TMP/hw.err")"
+	[ -e "$TMP/hw.csv" ] && fail "a refused cycles run left $TMP/hw.csv"
+	echo "  ok: $(cat "$TMP/hw.err")"
+fi
+
+# Without privileges: say exactly which are missing.
+if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$BPMC" record -d 1 -o /tmp/never.csv 2>"$TMP/priv.err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "unprivileged run exited $rc, want 2"
+	grep -q "CAP_BPF and CAP_PERFMON" "$TMP/priv.err" ||
+		fail "unprivileged run did not name the capabilities: $(cat "$TMP/priv.err")"
+	echo "  ok: $(cat "$TMP/priv.err")"
+else
+	fail "cannot drop privileges here (no nobody user or setpriv)"
+fi
+pass_or_fail

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Multiplexing scale and wrap-safe deltas. */
+#include "counters.h"
+#include "test.h"
+
+static void test_scale_full(void)
+{
+	/* Ran the whole time it was enabled: the count is exact. */
+	ASSERT_EQ(counter_scale(1000, 500, 500), 1000, "running == enabled");
+	ASSERT_EQ(counter_scale(0, 500, 500), 0, "zero count");
+	ASSERT_EQ(counter_scale(UINT64_MAX, 7, 7), UINT64_MAX, "max count");
+	/* A reading can have running slightly ahead: never scale down. */
+	ASSERT_EQ(counter_scale(1000, 500, 501), 1000, "running > enabled");
+}
+
+static void test_scale_never_ran(void)
+{
+	/* Never scheduled on the PMU: nothing is known, and no division. */
+	ASSERT_EQ(counter_scale(1000, 500, 0), 0, "running 0");
+	ASSERT_EQ(counter_scale(0, 0, 0), 0, "all zero");
+	ASSERT_EQ(counter_scale(UINT64_MAX, UINT64_MAX, 0), 0,
+		  "max, running 0");
+}
+
+static void test_scale_partial(void)
+{
+	ASSERT_EQ(counter_scale(1000, 200, 100), 2000, "half running doubles");
+	ASSERT_EQ(counter_scale(1000, 300, 100), 3000, "a third triples");
+	ASSERT_EQ(counter_scale(1000, 3, 2), 1500, "three halves");
+	ASSERT_EQ(counter_scale(1, 3, 2), 1, "rounds down");
+	ASSERT_EQ(counter_scale(0, 200, 100), 0, "zero stays zero");
+}
+
+static void test_scale_large(void)
+{
+	/* value * enabled past 64 bits, and results near the top. */
+	ASSERT_EQ(counter_scale(1ull << 40, 1ull << 40, 1ull << 39), 1ull << 41,
+		  "2^80 product");
+	ASSERT_EQ(counter_scale(UINT64_MAX / 2, 2, 1), UINT64_MAX - 1,
+		  "result near max");
+	ASSERT_EQ(counter_scale(1ull << 62, 3ull << 61, 1ull << 61), 3ull << 62,
+		  "3 * 2^123 product");
+	/* An hour enabled (ns), 3/4 of it running, 10^15 events. */
+	ASSERT_EQ(counter_scale(1000000000000000ull, 3600000000000ull,
+				2700000000000ull),
+		  1333333333333333ull, "realistic large");
+	ASSERT_EQ(counter_scale(1ull << 32, UINT64_MAX, 1ull << 32), UINT64_MAX,
+		  "max enabled");
+}
+
+static void test_delta_plain(void)
+{
+	struct counter_reading prev = { 40, 100, 100 };
+	struct counter_reading now = { 100, 300, 250 };
+	struct counter_reading d = counter_delta(&now, &prev);
+
+	ASSERT_EQ(d.value, 60, "value");
+	ASSERT_EQ(d.enabled, 200, "enabled");
+	ASSERT_EQ(d.running, 150, "running");
+
+	d = counter_delta(&now, &now);
+	ASSERT_EQ(d.value, 0, "same value");
+	ASSERT_EQ(d.enabled, 0, "same enabled");
+	ASSERT_EQ(d.running, 0, "same running");
+}
+
+static void test_delta_first(void)
+{
+	/* The first read subtracts the all-zero "last" reading. */
+	struct counter_reading zero = { 0 };
+	struct counter_reading now = { 5, 6, 7 };
+	struct counter_reading d = counter_delta(&now, &zero);
+
+	ASSERT_EQ(d.value, 5, "value");
+	ASSERT_EQ(d.enabled, 6, "enabled");
+	ASSERT_EQ(d.running, 7, "running");
+}
+
+static void test_delta_wrap(void)
+{
+	struct counter_reading prev = { UINT64_MAX - 5, UINT64_MAX,
+					UINT64_MAX - 1 };
+	struct counter_reading now = { 10, 0, 1 };
+	struct counter_reading d = counter_delta(&now, &prev);
+
+	ASSERT_EQ(d.value, 16, "value across wrap");
+	ASSERT_EQ(d.enabled, 1, "enabled across wrap");
+	ASSERT_EQ(d.running, 3, "running across wrap");
+}
+
+static void test_scale_saturates(void)
+{
+	ASSERT_EQ(counter_scale(1ull << 63, 4, 1), UINT64_MAX, "saturates");
+	ASSERT_EQ(counter_scale(UINT64_MAX, UINT64_MAX, UINT64_MAX - 1),
+		  UINT64_MAX, "saturates near max");
+}
+
+static const struct subtest tests[] = {
+	{ "scale_saturates", test_scale_saturates },
+	{ "scale_full", test_scale_full },
+	{ "scale_never_ran", test_scale_never_ran },
+	{ "scale_partial", test_scale_partial },
+	{ "scale_large", test_scale_large },
+	{ "delta_plain", test_delta_plain },
+	{ "delta_first", test_delta_first },
+	{ "delta_wrap", test_delta_wrap },
+	{ 0 },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, tests);
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The CSV writer's pure parts: field quoting, time, rows, path checks. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sink_csv.h"
+#include "test.h"
+
+/* 2026-11-30T07:14:20Z plus ns nanoseconds, as CLOCK_REALTIME ns. */
+static uint64_t known_ns(uint64_t ns)
+{
+	struct tm tm = {
+		.tm_year = 2026 - 1900,
+		.tm_mon = 11 - 1,
+		.tm_mday = 30,
+		.tm_hour = 7,
+		.tm_min = 14,
+		.tm_sec = 20,
+	};
+
+	return (uint64_t)timegm(&tm) * 1000000000ull + ns;
+}
+
+/* Formats s alone into a fresh buffer; returns csv_field's length. */
+static size_t field(char *out, size_t len, const char *s)
+{
+	memset(out, 'x', len);
+	return csv_field(out, len, 0, s);
+}
+
+static void test_field_plain(void)
+{
+	char buf[64];
+
+	ASSERT_EQ(field(buf, sizeof(buf), "cpu-clock"), 9, "len");
+	ASSERT_STREQ(buf, "cpu-clock", "plain");
+	ASSERT_EQ(field(buf, sizeof(buf), ""), 0, "empty len");
+	ASSERT_STREQ(buf, "", "empty");
+	/* Spaces are data in RFC 4180, not a reason to quote. */
+	ASSERT_EQ(field(buf, sizeof(buf), "   "), 3, "spaces len");
+	ASSERT_STREQ(buf, "   ", "spaces");
+	ASSERT_EQ(field(buf, sizeof(buf), " a b "), 5, "inner spaces len");
+	ASSERT_STREQ(buf, " a b ", "inner spaces");
+}
+
+static void test_field_quoted(void)
+{
+	char buf[64];
+
+	ASSERT_EQ(field(buf, sizeof(buf), "a,b"), 5, "comma len");
+	ASSERT_STREQ(buf, "\"a,b\"", "comma");
+	ASSERT_EQ(field(buf, sizeof(buf), "a\"b"), 6, "quote len");
+	ASSERT_STREQ(buf, "\"a\"\"b\"", "quote doubled");
+	ASSERT_EQ(field(buf, sizeof(buf), "\""), 4, "lone quote len");
+	ASSERT_STREQ(buf, "\"\"\"\"", "lone quote");
+	ASSERT_EQ(field(buf, sizeof(buf), "a\nb"), 5, "newline len");
+	ASSERT_STREQ(buf, "\"a\nb\"", "newline");
+	ASSERT_EQ(field(buf, sizeof(buf), "a\rb"), 5, "cr len");
+	ASSERT_STREQ(buf, "\"a\rb\"", "cr");
+	ASSERT_EQ(field(buf, sizeof(buf), "x,\"y\""), 9, "mixed len");
+	ASSERT_STREQ(buf, "\"x,\"\"y\"\"\"", "mixed");
+}
+
+static void test_field_null(void)
+{
+	char buf[16];
+
+	memcpy(buf, "ab,", 4);
+	ASSERT_EQ(csv_field(buf, sizeof(buf), 3, NULL), 3, "pos kept");
+	ASSERT_STREQ(buf, "ab,", "untouched");
+	ASSERT_EQ(field(buf, sizeof(buf), NULL), 0, "pos 0 kept");
+	ASSERT_EQ(buf[0], 'x', "nothing written");
+}
+
+static void test_field_append(void)
+{
+	char buf[16];
+	size_t pos;
+
+	pos = csv_field(buf, sizeof(buf), 0, "a");
+	buf[pos++] = ',';
+	pos = csv_field(buf, sizeof(buf), pos, "b,c");
+	ASSERT_EQ(pos, 7, "len");
+	ASSERT_STREQ(buf, "a,\"b,c\"", "appended");
+}
+
+static void test_field_truncated(void)
+{
+	char buf[8];
+	size_t n;
+
+	/* Too long: cut, but always NUL-terminated inside the buffer. */
+	n = field(buf, sizeof(buf), "abcdefghijkl");
+	ASSERT_TRUE(n < sizeof(buf), "plain fits");
+	ASSERT_EQ(strlen(buf), n, "plain terminated");
+	ASSERT_EQ(strncmp(buf, "abcdefghijkl", n), 0, "plain prefix");
+	/* A cut quoted field keeps its closing quote. */
+	n = field(buf, sizeof(buf), "a,bcdefghijkl");
+	ASSERT_TRUE(n < sizeof(buf), "quoted fits");
+	ASSERT_EQ(strlen(buf), n, "quoted terminated");
+	ASSERT_EQ(buf[0], '"', "opening quote");
+	ASSERT_EQ(buf[n - 1], '"', "closing quote");
+}
+
+static void test_time(void)
+{
+	char buf[40];
+
+	csv_time(buf, sizeof(buf), known_ns(123456789));
+	ASSERT_STREQ(buf, "2026-11-30T07:14:20.123Z", "known time");
+	/* Milliseconds are cut, not rounded: .999999999 stays in .999. */
+	csv_time(buf, sizeof(buf), known_ns(999999999));
+	ASSERT_STREQ(buf, "2026-11-30T07:14:20.999Z", "no round up");
+	csv_time(buf, sizeof(buf), known_ns(0));
+	ASSERT_STREQ(buf, "2026-11-30T07:14:20.000Z", "zero ms padded");
+	csv_time(buf, sizeof(buf), known_ns(7000000));
+	ASSERT_STREQ(buf, "2026-11-30T07:14:20.007Z", "small ms padded");
+	csv_time(buf, sizeof(buf), 0);
+	ASSERT_STREQ(buf, "1970-01-01T00:00:00.000Z", "epoch");
+}
+
+static const struct interval_info info = {
+	.end_realtime_ns = 0, /* set by each test through known_ns() */
+	.length_ns = 1000000000,
+	.host = "node1",
+};
+
+static void check_row(const struct interval_info *in, const struct row *r,
+		      const char *want, const char *name)
+{
+	char buf[1024];
+	size_t n;
+
+	n = csv_format_row(buf, sizeof(buf), in, r);
+	ASSERT_STREQ(buf, want, name);
+	ASSERT_EQ(n, strlen(want), name);
+}
+
+static void test_row_cgroup(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "cgroup",
+		.cgroup_id = 4242,
+		.cgroup = "/system.slice/sshd.service",
+		.pid = -1,
+		.tid = -1,
+		.comm = NULL,
+		.event = "cpu-clock",
+		.count = 123456,
+		.samples = 12,
+	};
+
+	in.end_realtime_ns = known_ns(123000000);
+	check_row(&in, &r,
+		  "2026-11-30T07:14:20.123Z,node1,1000,cgroup,4242,"
+		  "/system.slice/sshd.service,,,,cpu-clock,123456,12\n",
+		  "cgroup row");
+}
+
+static void test_row_process(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "process",
+		.cgroup_id = 1,
+		.cgroup = "/",
+		.pid = 1234,
+		.tid = -1,
+		.comm = "nginx",
+		.event = "page-faults",
+		.count = 7,
+		.samples = 7,
+	};
+
+	in.end_realtime_ns = known_ns(0);
+	check_row(&in, &r,
+		  "2026-11-30T07:14:20.000Z,node1,1000,process,1,/,1234,,nginx,"
+		  "page-faults,7,7\n",
+		  "process row");
+}
+
+static void test_row_thread(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "thread",
+		.cgroup_id = 99,
+		.cgroup = "/a",
+		.pid = 0, /* the idle task: 0 is an id, not "none" */
+		.tid = 0,
+		.comm = "swapper",
+		.event = "cycles",
+		.count = UINT64_MAX,
+		.samples = 0,
+	};
+
+	in.end_realtime_ns = known_ns(5000000);
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,0,0,swapper,"
+		"cycles,18446744073709551615,0\n",
+		"thread row");
+	r.pid = 4194304;
+	r.tid = 4194305;
+	check_row(&in, &r,
+		  "2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,4194304,"
+		  "4194305,swapper,cycles,18446744073709551615,0\n",
+		  "large ids");
+}
+
+static void test_row_quoting(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "thread",
+		.cgroup_id = 5,
+		.cgroup = "/x,y",
+		.pid = 10,
+		.tid = 11,
+		.comm = "a,\"b\"",
+		.event = "PMU/a=1,b=2/",
+		.count = 1,
+		.samples = 1,
+	};
+
+	in.host = "h\"1";
+	in.end_realtime_ns = known_ns(0);
+	check_row(&in, &r,
+		  "2026-11-30T07:14:20.000Z,\"h\"\"1\",1000,thread,5,\"/x,y\","
+		  "10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1\n",
+		  "quoted fields");
+}
+
+static void test_row_null_strings(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "cgroup",
+		.cgroup_id = 77,
+		.cgroup = NULL, /* a cgroup that was never seen */
+		.pid = -1,
+		.tid = -1,
+		.event = "e",
+		.count = 1,
+	};
+
+	in.host = NULL;
+	in.end_realtime_ns = known_ns(0);
+	check_row(&in, &r,
+		  "2026-11-30T07:14:20.000Z,,1000,cgroup,77,,,,,e,1,0\n",
+		  "null strings empty");
+}
+
+static void test_row_interval_ms(void)
+{
+	static const struct {
+		uint64_t ns;
+		const char *ms;
+	} cases[] = {
+		{ 0, "0" },
+		{ 499999, "0" },
+		{ 500000, "1" },
+		{ 1499999, "1" },
+		{ 1500000, "2" },
+		{ 999999999, "1000" },
+		{ 1000499999, "1000" },
+		{ 1000500000, "1001" },
+	};
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "cgroup",
+		.cgroup = "/",
+		.pid = -1,
+		.tid = -1,
+		.event = "e",
+		.count = 1,
+		.samples = 1,
+	};
+	char want[128];
+
+	in.end_realtime_ns = known_ns(0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		in.length_ns = cases[i].ns;
+		snprintf(
+			want, sizeof(want),
+			"2026-11-30T07:14:20.000Z,node1,%s,cgroup,0,/,,,,e,1,1\n",
+			cases[i].ms);
+		check_row(&in, &r, want, "interval_ms");
+	}
+}
+
+static void test_row_matches_header(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "thread",
+		.cgroup = "/",
+		.pid = 1,
+		.tid = 2,
+		.comm = "c",
+		.event = "e",
+		.count = 1,
+		.samples = 1,
+	};
+	char buf[256];
+	int commas = 0, want = 0;
+
+	in.end_realtime_ns = known_ns(0);
+	csv_format_row(buf, sizeof(buf), &in, &r);
+	for (const char *p = buf; *p; p++)
+		commas += *p == ',';
+	for (const char *p = CSV_HEADER; *p; p++)
+		want += *p == ',';
+	ASSERT_EQ(commas, want, "one field per header column");
+}
+
+static void test_path_writable(void)
+{
+	char dir[] = "/tmp/bpmc-test-csv.XXXXXX", path[256];
+
+	if (!ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp"))
+		return;
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	ASSERT_OK(csv_path_writable(path), "new file in writable dir");
+	ASSERT_TRUE(access(path, F_OK) && errno == ENOENT, "file not created");
+	snprintf(path, sizeof(path), "%s/out.csv.gz", dir);
+	ASSERT_OK(csv_path_writable(path), "new .gz file");
+	ASSERT_TRUE(access(path, F_OK) && errno == ENOENT, "gz not created");
+
+	snprintf(path, sizeof(path), "%s/nosuchdir/out.csv", dir);
+	ASSERT_EQ(csv_path_writable(path), -ENOENT, "missing dir");
+	snprintf(path, sizeof(path), "%s/nosuchdir", dir);
+	ASSERT_TRUE(access(path, F_OK) && errno == ENOENT, "dir not created");
+
+	ASSERT_OK(csv_path_writable("-"), "stdout");
+	rmdir(dir);
+}
+
+static void test_path_existing(void)
+{
+	char dir[] = "/tmp/bpmc-test-csv.XXXXXX", path[256];
+	FILE *f;
+
+	if (!ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp"))
+		return;
+	snprintf(path, sizeof(path), "%s/old.csv", dir);
+	f = fopen(path, "w");
+	if (!ASSERT_TRUE(f != NULL, "create"))
+		goto out;
+	fclose(f);
+	ASSERT_OK(csv_path_writable(path), "existing writable file");
+	if (geteuid()) { /* root may write anything */
+		chmod(path, 0444);
+		ASSERT_EQ(csv_path_writable(path), -EACCES, "read-only file");
+		chmod(dir, 0555);
+		snprintf(path, sizeof(path), "%s/new.csv", dir);
+		ASSERT_EQ(csv_path_writable(path), -EACCES, "read-only dir");
+		chmod(dir, 0700);
+		snprintf(path, sizeof(path), "%s/old.csv", dir);
+	}
+	unlink(path);
+out:
+	rmdir(dir);
+}
+
+/* A cut inside a quoted field must still close the quote. */
+static void test_field_cut_closed(void)
+{
+	char buf[5];
+	size_t n = csv_field(buf, sizeof(buf), 0, "a\"bc");
+
+	ASSERT_TRUE(n < sizeof(buf), "fits");
+	ASSERT_EQ(buf[0], '"', "opens");
+	ASSERT_EQ(buf[n - 1], '"', "closes");
+	ASSERT_EQ(buf[n], '\0', "terminated");
+}
+
+static void test_path_is_dir(void)
+{
+	ASSERT_EQ(csv_path_writable("/tmp"), -EISDIR, "directory refused");
+}
+
+static const struct subtest tests[] = {
+	{ "field_cut_closed", test_field_cut_closed },
+	{ "path_is_dir", test_path_is_dir },
+	{ "field_plain", test_field_plain },
+	{ "field_quoted", test_field_quoted },
+	{ "field_null", test_field_null },
+	{ "field_append", test_field_append },
+	{ "field_truncated", test_field_truncated },
+	{ "time", test_time },
+	{ "row_cgroup", test_row_cgroup },
+	{ "row_process", test_row_process },
+	{ "row_thread", test_row_thread },
+	{ "row_quoting", test_row_quoting },
+	{ "row_null_strings", test_row_null_strings },
+	{ "row_interval_ms", test_row_interval_ms },
+	{ "row_matches_header", test_row_matches_header },
+	{ "path_writable", test_path_writable },
+	{ "path_existing", test_path_existing },
+	{ 0 },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, tests);
+}

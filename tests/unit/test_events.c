@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Event names -> perf_event_attr through libpfm. No PMU is opened. */
+#include <errno.h>
+#include <string.h>
+
+#include "events.h"
+#include "test.h"
+
+static struct event_list list;
+static char err[EVENT_ERR_LEN];
+
+static int parse(const char *spec)
+{
+	memset(&list, 0xa5, sizeof(list));
+	err[0] = '\0';
+	return events__parse_list(spec, &list, err, sizeof(err));
+}
+
+static bool err_has(const char *what)
+{
+	return strstr(err, what) != NULL;
+}
+
+static void test_init(void)
+{
+	ASSERT_OK(events__init(NULL), "init");
+	ASSERT_OK(events__init(NULL), "init twice");
+}
+
+static void test_two_software(void)
+{
+	if (!ASSERT_OK(parse("cpu-clock,page-faults"), "parse"))
+		return;
+	ASSERT_EQ(list.nr, 2, "nr");
+	ASSERT_STREQ(list.ev[0].name, "cpu-clock", "name 0");
+	ASSERT_STREQ(list.ev[1].name, "page-faults", "name 1");
+	ASSERT_EQ(list.ev[0].attr.type, PERF_TYPE_SOFTWARE, "type 0");
+	ASSERT_EQ(list.ev[1].attr.type, PERF_TYPE_SOFTWARE, "type 1");
+	ASSERT_EQ(list.ev[0].attr.type, 1, "software is 1");
+	ASSERT_EQ(list.ev[0].attr.config, PERF_COUNT_SW_CPU_CLOCK, "config 0");
+	ASSERT_EQ(list.ev[1].attr.config, PERF_COUNT_SW_PAGE_FAULTS,
+		  "config 1");
+	ASSERT_EQ(list.ev[0].attr.config, 0, "cpu-clock is 0");
+	ASSERT_EQ(list.ev[1].attr.config, 2, "page-faults is 2");
+	ASSERT_EQ(list.ev[0].attr.size, sizeof(struct perf_event_attr),
+		  "attr size");
+	ASSERT_TRUE(!list.ev[0].own_period, "no own period 0");
+	ASSERT_TRUE(!list.ev[1].own_period, "no own period 1");
+	ASSERT_TRUE(strstr(list.ev[0].fstr, "PERF_COUNT_SW_CPU_CLOCK") != NULL,
+		    "fstr qualified");
+	ASSERT_TRUE(!event__is_hardware(&list.ev[0]), "software");
+}
+
+static void test_single(void)
+{
+	if (!ASSERT_OK(parse("page-faults"), "parse"))
+		return;
+	ASSERT_EQ(list.nr, 1, "nr");
+	ASSERT_EQ(list.ev[0].attr.config, PERF_COUNT_SW_PAGE_FAULTS, "config");
+}
+
+static void test_empty_names(void)
+{
+	ASSERT_EQ(parse("cpu-clock,,page-faults"), -EINVAL, "double comma");
+	ASSERT_TRUE(err_has("empty event name"), "double comma message");
+	ASSERT_EQ(parse("cpu-clock,"), -EINVAL, "trailing comma");
+	ASSERT_TRUE(err_has("empty event name"), "trailing comma message");
+	ASSERT_EQ(parse(",cpu-clock"), -EINVAL, "leading comma");
+	ASSERT_EQ(parse(","), -EINVAL, "lone comma");
+	ASSERT_EQ(parse(""), -EINVAL, "empty list");
+	ASSERT_TRUE(err_has("empty event list"), "empty list message");
+}
+
+static void test_unknown(void)
+{
+	ASSERT_EQ(parse("nosuchevent"), -ENOENT, "unknown");
+	ASSERT_TRUE(err_has("'nosuchevent'"), "message names it");
+	ASSERT_TRUE(!strchr(err, '\n'), "one line");
+	ASSERT_EQ(parse("cpu-clock,nosuchevent2"), -ENOENT, "unknown second");
+	ASSERT_TRUE(err_has("'nosuchevent2'"), "message names the second");
+	ASSERT_EQ(parse("cpu-clock:nosuchmod=1"), -ENOENT, "unknown modifier");
+	ASSERT_TRUE(err_has("'cpu-clock:nosuchmod=1'"), "modifier named");
+}
+
+static void test_duplicate(void)
+{
+	ASSERT_EQ(parse("cpu-clock,page-faults,cpu-clock"), -EINVAL,
+		  "duplicate");
+	ASSERT_TRUE(err_has("'cpu-clock'"), "message names it");
+	ASSERT_TRUE(err_has("twice"), "message says twice");
+}
+
+static void test_too_many(void)
+{
+	char spec[512];
+	size_t pos = 0;
+
+	/* Distinct names: the same event with different periods. */
+	for (int i = 1; i <= BPMC_MAX_EVENTS; i++)
+		pos += snprintf(spec + pos, sizeof(spec) - pos,
+				"%scpu-clock:period=%d", i > 1 ? "," : "", i);
+	if (!ASSERT_OK(parse(spec), "exactly the maximum"))
+		return;
+	ASSERT_EQ(list.nr, BPMC_MAX_EVENTS, "nr");
+	snprintf(spec + pos, sizeof(spec) - pos, ",page-faults");
+	ASSERT_EQ(parse(spec), -E2BIG, "one more");
+	ASSERT_TRUE(err_has("too many events"), "message");
+}
+
+static void test_own_period(void)
+{
+	if (!ASSERT_OK(parse("cpu-clock:period=1000"), "period"))
+		return;
+	ASSERT_STREQ(list.ev[0].name, "cpu-clock:period=1000",
+		     "name as written");
+	ASSERT_TRUE(list.ev[0].own_period, "own period");
+	ASSERT_EQ(list.ev[0].attr.freq, 0, "not freq");
+	ASSERT_EQ(list.ev[0].attr.sample_period, 1000, "sample_period");
+	ASSERT_EQ(list.ev[0].attr.config, PERF_COUNT_SW_CPU_CLOCK, "config");
+
+	if (!ASSERT_OK(parse("cpu-clock:freq=100"), "freq"))
+		return;
+	ASSERT_TRUE(list.ev[0].own_period, "own freq");
+	ASSERT_EQ(list.ev[0].attr.freq, 1, "freq bit");
+	ASSERT_EQ(list.ev[0].attr.sample_freq, 100, "sample_freq");
+
+	ASSERT_ERR(parse("cpu-clock:period=0"), "period 0 refused");
+}
+
+static void test_hardware_encodes(void)
+{
+	/* Encoding needs no PMU: this runs on any host, VMs included. */
+	if (!ASSERT_OK(parse("PERF_COUNT_HW_CPU_CYCLES:period=1000"), "parse"))
+		return;
+	ASSERT_EQ(list.ev[0].attr.type, PERF_TYPE_HARDWARE, "type");
+	ASSERT_EQ(list.ev[0].attr.config, PERF_COUNT_HW_CPU_CYCLES, "config");
+	ASSERT_TRUE(list.ev[0].own_period, "own period");
+	ASSERT_EQ(list.ev[0].attr.sample_period, 1000, "sample_period");
+	ASSERT_TRUE(event__is_hardware(&list.ev[0]), "hardware");
+
+	if (!ASSERT_OK(parse("cycles,cpu-clock"), "alias"))
+		return;
+	ASSERT_EQ(list.ev[0].attr.type, PERF_TYPE_HARDWARE, "cycles type");
+	ASSERT_TRUE(!list.ev[0].own_period, "cycles no own period");
+	ASSERT_TRUE(!event__is_hardware(&list.ev[1]), "cpu-clock software");
+}
+
+static void test_pmu_body_not_split(void)
+{
+	/* A comma inside PMU/.../ belongs to the name. libpfm may or may
+	 * not know the PMU; either way the name must reach it whole. */
+	int ret = parse("cpu/event=0x3c,umask=0x0/,cpu-clock");
+
+	if (ret) {
+		ASSERT_TRUE(err_has("'cpu/event=0x3c,umask=0x0/'"),
+			    "whole name reported");
+	} else {
+		ASSERT_EQ(list.nr, 2, "two events");
+		ASSERT_STREQ(list.ev[0].name, "cpu/event=0x3c,umask=0x0/",
+			     "whole name");
+	}
+}
+
+static void test_encode_too_long(void)
+{
+	char name[EVENT_NAME_LEN + 10];
+	struct event ev;
+
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	ASSERT_EQ(events__encode(name, &ev, err, sizeof(err)), -ENAMETOOLONG,
+		  "too long");
+	ASSERT_TRUE(err_has("too long"), "message");
+}
+
+static const struct subtest tests[] = {
+	{ "init", test_init },
+	{ "two_software", test_two_software },
+	{ "single", test_single },
+	{ "empty_names", test_empty_names },
+	{ "unknown", test_unknown },
+	{ "duplicate", test_duplicate },
+	{ "too_many", test_too_many },
+	{ "own_period", test_own_period },
+	{ "hardware_encodes", test_hardware_encodes },
+	{ "pmu_body_not_split", test_pmu_body_not_split },
+	{ "encode_too_long", test_encode_too_long },
+	{ 0 },
+};
+
+int main(int argc, char **argv)
+{
+	/* Every subtest needs libpfm, also when run alone with -t. */
+	if (events__init(NULL)) {
+		printf("FAIL init\n");
+		return 1;
+	}
+	return test_main(argc, argv, tests);
+}
