@@ -64,7 +64,7 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/test.h $(LIB_OBJS) | $(OU
 
 $(OUTPUT)/tests/%: tests/helpers/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ -lm
+	$(Q)$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # Installs whatever of the build and test dependencies is missing.
 deps:

@@ -11,6 +11,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "collect.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -20,8 +21,12 @@ const volatile bool key_tgid = true;
 const volatile bool key_tid = false;
 const volatile __u32 nr_events = 1;
 
-/* Flipped by user space at each interval boundary (mmap'ed .bss). */
-__u32 gen;
+/*
+ * gen is flipped by user space at each interval boundary; cgroup_epoch
+ * moves whenever a task changes cgroup, so a slot's cached identity can
+ * be a bare pid_tgid. Starts at 1 so that a zeroed slot never matches.
+ */
+struct bpmc_control control = { .cgroup_epoch = 1 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -76,59 +81,91 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 		}
 	}
 	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++) {
-		if (!slot->value.samples[i])
+		if (!slot->value.ev[i].samples)
 			continue;
-		__sync_fetch_and_add(&v->count[i], slot->value.count[i]);
-		__sync_fetch_and_add(&v->samples[i], slot->value.samples[i]);
+		__sync_fetch_and_add(&v->ev[i].count, slot->value.ev[i].count);
+		__sync_fetch_and_add(&v->ev[i].samples,
+				     slot->value.ev[i].samples);
 	}
 }
 
 static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
-				   __u64 cgroup_id, __u32 tgid, __u32 tid)
+				   __u64 pid_tgid, __u32 epoch)
 {
 	struct task_struct *task;
+	struct bpmc_key key = {
+		.cgroup_id = bpf_get_current_cgroup_id(),
+		.tgid = key_tgid ? pid_tgid >> 32 : 0,
+		.tid = key_tid ? (__u32)pid_tgid : 0,
+	};
 
+	slot->pid_tgid = pid_tgid;
+	slot->epoch = epoch;
+	/* Another thread of the same process: same row, nothing to flush. */
+	if (slot->key.cgroup_id == key.cgroup_id && slot->key.tgid == key.tgid &&
+	    slot->key.tid == key.tid)
+		return;
 	if (slot->key.cgroup_id)
 		counts_add(g ? (void *)&counts_1 : (void *)&counts_0, slot);
-
-	slot->key.cgroup_id = cgroup_id;
-	slot->key.tgid = tgid;
-	slot->key.tid = tid;
+	slot->key = key;
 	__builtin_memset(&slot->value, 0, sizeof(slot->value));
-	if (tid || !tgid) {
-		bpf_get_current_comm(slot->value.comm,
-				     sizeof(slot->value.comm));
-		return;
-	}
 	/* A process row is named after its leader, not whichever thread
 	 * happened to be interrupted first. */
+	if (key.tid || !key.tgid) {
+		bpf_get_current_comm(slot->value.comm, sizeof(slot->value.comm));
+		return;
+	}
 	task = (struct task_struct *)bpf_get_current_task();
 	BPF_CORE_READ_STR_INTO(&slot->value.comm, task, group_leader, comm);
 }
 
-SEC("perf_event")
-int on_overflow(struct bpf_perf_event_data *ctx)
+/*
+ * The hot path. Measured on the development VM, every cache line it
+ * touches costs tens of ns, so it reads one control line, one slot line
+ * and current's pid_tgid, and writes one line. The event index is a
+ * constant of each program copy rather than an attach cookie: one helper
+ * call and one perf_event line fewer per overflow.
+ */
+static __always_inline int overflow(struct bpf_perf_event_data *ctx,
+				    const __u32 ev)
 {
-	__u32 g = *(volatile __u32 *)&gen & 1;
+	__u32 g = *(volatile __u32 *)&control.gen & 1;
+	__u32 epoch = *(volatile __u32 *)&control.cgroup_epoch;
 	struct bpmc_slot *slot = bpf_map_lookup_elem(&slots, &g);
-	__u64 ev = bpf_get_attach_cookie(ctx);
-	__u64 pid_tgid, cgroup_id;
-	__u32 tgid, tid;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
 
 	if (!slot)
 		return 0;
-	if (ev >= BPMC_MAX_EVENTS) {
-		drop(BPMC_DROP_BAD_EVENT);
-		return 0;
+	if (slot->pid_tgid != pid_tgid || slot->epoch != epoch)
+		slot_switch(slot, g, pid_tgid, epoch);
+	slot->value.ev[ev].count += ctx->sample_period;
+	slot->value.ev[ev].samples += 1;
+	return 0;
+}
+
+#define DEFINE_OVERFLOW(n)                                         \
+	SEC("perf_event")                                          \
+	int on_overflow_##n(struct bpf_perf_event_data *ctx)       \
+	{                                                          \
+		return overflow(ctx, n);                           \
 	}
-	pid_tgid = bpf_get_current_pid_tgid();
-	cgroup_id = bpf_get_current_cgroup_id();
-	tgid = key_tgid ? pid_tgid >> 32 : 0;
-	tid = key_tid ? (__u32)pid_tgid : 0;
-	if (slot->key.cgroup_id != cgroup_id || slot->key.tgid != tgid ||
-	    slot->key.tid != tid)
-		slot_switch(slot, g, cgroup_id, tgid, tid);
-	slot->value.count[ev] += ctx->sample_period;
-	slot->value.samples[ev] += 1;
+
+/* One per event slot: BPMC_MAX_EVENTS of them. */
+DEFINE_OVERFLOW(0)
+DEFINE_OVERFLOW(1)
+DEFINE_OVERFLOW(2)
+DEFINE_OVERFLOW(3)
+DEFINE_OVERFLOW(4)
+DEFINE_OVERFLOW(5)
+DEFINE_OVERFLOW(6)
+DEFINE_OVERFLOW(7)
+_Static_assert(BPMC_MAX_EVENTS == 8, "one on_overflow_N per event");
+
+/* A task changed cgroup: every slot's cached identity is now suspect. */
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(on_cgroup_attach, struct cgroup *dst_cgrp, const char *path,
+	     struct task_struct *task, bool threadgroup)
+{
+	__sync_fetch_and_add(&control.cgroup_epoch, 1);
 	return 0;
 }

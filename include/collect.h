@@ -28,9 +28,14 @@ struct bpmc_key {
 	__u32 tid;
 };
 
+/* count and samples side by side: one cache line per overflow. */
+struct bpmc_counts {
+	__u64 count;
+	__u64 samples;
+};
+
 struct bpmc_value {
-	__u64 count[BPMC_MAX_EVENTS];
-	__u64 samples[BPMC_MAX_EVENTS];
+	struct bpmc_counts ev[BPMC_MAX_EVENTS];
 	char comm[BPMC_COMM_LEN];
 };
 
@@ -40,14 +45,24 @@ struct bpmc_value {
  * task changes.
  */
 struct bpmc_slot {
+	/* Fast identity of the owner: its pid_tgid, valid while no task
+	 * has changed cgroup since (cgroup_epoch). */
+	__u64 pid_tgid;
+	__u32 epoch;
+	__u32 pad;
 	struct bpmc_key key;
 	struct bpmc_value value;
+};
+
+/* Written by user space (gen) and by the cgroup-attach hook (epoch). */
+struct bpmc_control {
+	__u32 gen;
+	__u32 cgroup_epoch;
 };
 
 /* Per-CPU loss counters, indexed by enum bpmc_drop. */
 enum bpmc_drop {
 	BPMC_DROP_MAP_FULL, /* a new key did not fit in the counts map */
-	BPMC_DROP_BAD_EVENT, /* cookie out of range: a bug, never expected */
 	BPMC_DROP_NR,
 };
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <linux/membarrier.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -10,8 +11,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "collect.skel.h"
 #include "collector.h"
+/* After collector.h: the skeleton refers to the shared types by name. */
+#include "collect.skel.h"
 #include "util.h"
 
 struct collector {
@@ -32,6 +34,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	if (level == LIBBPF_INFO && !verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
+}
+
+/* The overflow program of event e: on_overflow_<e>. */
+static struct bpf_program *overflow_prog(struct collector *c, int e)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "on_overflow_%d", e);
+	return bpf_object__find_program_by_name(c->skel->obj, name);
 }
 
 int collector__load(struct collector **out, const struct collector_opts *opts)
@@ -62,6 +73,8 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 	c->skel->rodata->nr_events = opts->nr_events;
 	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
 	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
+	for (int e = opts->nr_events; e < BPMC_MAX_EVENTS; e++)
+		bpf_program__set_autoload(overflow_prog(c, e), false);
 
 	err = collect_bpf__load(c->skel);
 	if (err) {
@@ -79,19 +92,25 @@ cleanup:
 int collector__attach(struct collector *c, const struct counters *counters)
 {
 	int n = counters->nr_events * counters->nr_cpus;
-	LIBBPF_OPTS(bpf_perf_event_opts, opts);
 	struct bpf_link *link;
 	int err;
 
-	c->links = calloc(n, sizeof(*c->links));
+	c->links = calloc(n + 1, sizeof(*c->links));
 	if (!c->links)
 		return -ENOMEM;
+	link = bpf_program__attach(c->skel->progs.on_cgroup_attach);
+	if (!link) {
+		err = -errno;
+		p_err("cannot attach to tp_btf/cgroup_attach_task: %s",
+		      strerror(-err));
+		return err;
+	}
+	c->links[c->nr_links++] = link;
 	for (int i = 0; i < n; i++) {
 		if (counters->fd[i] < 0)
 			continue;
-		opts.bpf_cookie = i / counters->nr_cpus;
-		link = bpf_program__attach_perf_event_opts(
-			c->skel->progs.on_overflow, counters->fd[i], &opts);
+		link = bpf_program__attach_perf_event(
+			overflow_prog(c, i / counters->nr_cpus), counters->fd[i]);
 		if (!link) {
 			err = -errno;
 			p_err("cannot attach to event %d on cpu %d: %s",
@@ -232,11 +251,11 @@ static int take_drops(struct collector *c, struct interval_data *d)
 
 int collector__take_interval(struct collector *c, struct interval_data *d)
 {
-	__u32 old = c->skel->bss->gen & 1;
+	__u32 old = c->skel->data->control.gen & 1;
 	struct bpf_map *map;
 	int err;
 
-	__atomic_store_n(&c->skel->bss->gen, old ^ 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->skel->data->control.gen, old ^ 1, __ATOMIC_SEQ_CST);
 	err = wait_for_programs(c->nr_cpus);
 	if (err)
 		return err;

@@ -102,12 +102,12 @@ static int emit(struct sink *sink, unsigned scope, const struct bpmc_key *key,
 	int err;
 
 	for (int e = 0; e < events->nr; e++) {
-		r.count = counter_scale(sum->count[e], mux[e].enabled,
+		r.count = counter_scale(sum->ev[e].count, mux[e].enabled,
 					mux[e].running);
 		if (!r.count)
 			continue;
 		r.event = events->ev[e].name;
-		r.samples = sum->samples[e];
+		r.samples = sum->ev[e].samples;
 		err = sink->ops->write_row(sink, &r);
 		if (err)
 			return err;
@@ -118,8 +118,8 @@ static int emit(struct sink *sink, unsigned scope, const struct bpmc_key *key,
 static void value_add(struct bpmc_value *sum, const struct bpmc_value *v)
 {
 	for (int e = 0; e < BPMC_MAX_EVENTS; e++) {
-		sum->count[e] += v->count[e];
-		sum->samples[e] += v->samples[e];
+		sum->ev[e].count += v->ev[e].count;
+		sum->ev[e].samples += v->ev[e].samples;
 	}
 }
 

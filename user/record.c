@@ -222,9 +222,6 @@ static void report_drops(struct record *r, const uint64_t *drops)
 		p_warn("%" PRIu64
 		       " samples dropped this interval: the counts map is full (raise --max-keys above %ld)",
 		       drops[BPMC_DROP_MAP_FULL], r->env.max_keys);
-	if (drops[BPMC_DROP_BAD_EVENT])
-		p_warn("%" PRIu64 " samples had an unknown event index",
-		       drops[BPMC_DROP_BAD_EVENT]);
 	for (int i = 0; i < BPMC_DROP_NR; i++)
 		r->drops[i] += drops[i];
 }

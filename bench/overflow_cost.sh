@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Case 1: ns per run of the overflow program, cpu-clock at a 100 us period
+# on every CPU with every CPU busy; bpmc against bpftrace, alternated.
+# Prints "name median_ns" lines and the per-pair ratios.
+. "$(dirname "$0")/lib.sh"
+PAIRS=${PAIRS:-5}
+WARM=1.5 SPAN=3
+
+# measure FILTER: ns/run over SPAN seconds once the program runs.
+measure() {
+	local a b
+	wait_prog "$1" || { echo "nan"; return; }
+	sleep "$WARM"
+	a=$(prog_stats "$1")
+	sleep "$SPAN"
+	b=$(prog_stats "$1")
+	echo "$a $b" | awk '{ printf "%.1f\n", ($4 - $2) / ($3 - $1) }'
+}
+
+run_bpmc() { # ARGS...
+	spawn "$BPMC" record -c 100000 -I 1000 -o /dev/null "$@" 2>/dev/null
+	local pid=$SPAWNED
+	measure '$3 ~ /^on_overflow/'
+	kill -INT "$pid"; wait "$pid" 2>/dev/null
+}
+
+run_bpftrace() {
+	spawn bpftrace -e 'software:cpu-clock:100000 { @[cgroup, pid, comm] = count(); }' >/dev/null 2>&1
+	local pid=$SPAWNED
+	measure '$2 == 7 && $3 !~ /^on_overflow/'
+	kill -INT "$pid"; wait "$pid" 2>/dev/null
+}
+
+hold_bpf_stats || exit 1
+burn_all_cpus $((PAIRS * 3 * 8 + 30))
+: > "$TMP/pairs"
+for i in $(seq "$PAIRS"); do
+	p=$(run_bpmc -e cpu-clock --by cgroup,process)
+	t=$(run_bpmc -e cpu-clock --by cgroup,process,thread)
+	m=$(run_bpmc -e cpu-clock,task-clock,page-faults,context-switches --by cgroup,process)
+	b=$(run_bpftrace)
+	echo "$p $t $m $b" >> "$TMP/pairs"
+	echo "  pair $i: bpmc $p, bpmc+thread $t, bpmc 4 events $m, bpftrace $b ns/run" >&2
+done
+for col in 1 2 3 4; do
+	cut -d' ' -f$col "$TMP/pairs" | median
+done | paste -sd' ' > "$TMP/medians"
+read -r p t m b < "$TMP/medians"
+ratios=$(awk '{ printf "%.2f ", $1 / $4 }' "$TMP/pairs")
+echo "overflow_bpmc_process_ns $p"
+echo "overflow_bpmc_thread_ns $t"
+echo "overflow_bpmc_4events_ns $m"
+echo "overflow_bpftrace_ns $b"
+echo "overflow_ratio_pairs $ratios"
+echo "overflow_ratio_median $(awk '{ print $1 / $4 }' "$TMP/pairs" | median)"
