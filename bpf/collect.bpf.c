@@ -28,8 +28,14 @@ const volatile __u32 nr_events = 1;
  */
 struct bpmc_control control = { .cgroup_epoch = 1 };
 
+/*
+ * Slot of (cpu, gen) at cpu * 2 + gen. A plain array, not a per-CPU one:
+ * its lookup compiles to arithmetic on a constant, where a per-CPU
+ * lookup first loads the element's per-CPU pointer. max_entries is set
+ * to 2 * possible CPUs at load time.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, BPMC_GENERATIONS);
 	__type(key, __u32);
 	__type(value, struct bpmc_slot);
@@ -53,12 +59,15 @@ struct {
 	__type(value, __u64);
 } drops SEC(".maps");
 
-static __always_inline void drop(__u32 why)
+/* Counts the overflows whose credit is lost, never just the event. */
+static __always_inline void drop(__u32 why, struct bpmc_slot *slot)
 {
 	__u64 *n = bpf_map_lookup_elem(&drops, &why);
 
-	if (n)
-		*n += 1;
+	if (!n)
+		return;
+	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++)
+		*n += slot->value.ev[i].samples;
 }
 
 static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
@@ -76,7 +85,7 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 			    bpf_map_lookup_elem(map, &slot->key) :
 			    NULL;
 		if (!v) {
-			drop(BPMC_DROP_MAP_FULL);
+			drop(BPMC_DROP_MAP_FULL, slot);
 			return;
 		}
 	}
@@ -102,8 +111,8 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 	slot->pid_tgid = pid_tgid;
 	slot->epoch = epoch;
 	/* Another thread of the same process: same row, nothing to flush. */
-	if (slot->key.cgroup_id == key.cgroup_id && slot->key.tgid == key.tgid &&
-	    slot->key.tid == key.tid)
+	if (slot->key.cgroup_id == key.cgroup_id &&
+	    slot->key.tgid == key.tgid && slot->key.tid == key.tid)
 		return;
 	if (slot->key.cgroup_id)
 		counts_add(g ? (void *)&counts_1 : (void *)&counts_0, slot);
@@ -112,7 +121,8 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 	/* A process row is named after its leader, not whichever thread
 	 * happened to be interrupted first. */
 	if (key.tid || !key.tgid) {
-		bpf_get_current_comm(slot->value.comm, sizeof(slot->value.comm));
+		bpf_get_current_comm(slot->value.comm,
+				     sizeof(slot->value.comm));
 		return;
 	}
 	task = (struct task_struct *)bpf_get_current_task();
@@ -131,7 +141,8 @@ static __always_inline int overflow(struct bpf_perf_event_data *ctx,
 {
 	__u32 g = *(volatile __u32 *)&control.gen & 1;
 	__u32 epoch = *(volatile __u32 *)&control.cgroup_epoch;
-	struct bpmc_slot *slot = bpf_map_lookup_elem(&slots, &g);
+	__u32 idx = bpf_get_smp_processor_id() * BPMC_GENERATIONS + g;
+	struct bpmc_slot *slot = bpf_map_lookup_elem(&slots, &idx);
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 
 	if (!slot)
@@ -143,11 +154,11 @@ static __always_inline int overflow(struct bpf_perf_event_data *ctx,
 	return 0;
 }
 
-#define DEFINE_OVERFLOW(n)                                         \
-	SEC("perf_event")                                          \
-	int on_overflow_##n(struct bpf_perf_event_data *ctx)       \
-	{                                                          \
-		return overflow(ctx, n);                           \
+#define DEFINE_OVERFLOW(n)                                   \
+	SEC("perf_event")                                    \
+	int on_overflow_##n(struct bpf_perf_event_data *ctx) \
+	{                                                    \
+		return overflow(ctx, n);                     \
 	}
 
 /* One per event slot: BPMC_MAX_EVENTS of them. */

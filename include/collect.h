@@ -52,7 +52,7 @@ struct bpmc_slot {
 	__u32 pad;
 	struct bpmc_key key;
 	struct bpmc_value value;
-};
+} __attribute__((aligned(64))); /* no two CPUs share a line */
 
 /* Written by user space (gen) and by the cgroup-attach hook (epoch). */
 struct bpmc_control {
@@ -62,7 +62,7 @@ struct bpmc_control {
 
 /* Per-CPU loss counters, indexed by enum bpmc_drop. */
 enum bpmc_drop {
-	BPMC_DROP_MAP_FULL, /* a new key did not fit in the counts map */
+	BPMC_DROP_MAP_FULL, /* samples of a key that did not fit the map */
 	BPMC_DROP_NR,
 };
 

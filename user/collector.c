@@ -73,6 +73,8 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 	c->skel->rodata->nr_events = opts->nr_events;
 	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
 	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
+	bpf_map__set_max_entries(c->skel->maps.slots,
+				 c->nr_cpus * BPMC_GENERATIONS);
 	for (int e = opts->nr_events; e < BPMC_MAX_EVENTS; e++)
 		bpf_program__set_autoload(overflow_prog(c, e), false);
 
@@ -110,7 +112,8 @@ int collector__attach(struct collector *c, const struct counters *counters)
 		if (counters->fd[i] < 0)
 			continue;
 		link = bpf_program__attach_perf_event(
-			overflow_prog(c, i / counters->nr_cpus), counters->fd[i]);
+			overflow_prog(c, i / counters->nr_cpus),
+			counters->fd[i]);
 		if (!link) {
 			err = -errno;
 			p_err("cannot attach to event %d on cpu %d: %s",
@@ -205,28 +208,31 @@ static int take_counts(int map_fd, struct interval_data *d, uint32_t max_keys)
 	}
 }
 
-/* Adds the retired per-CPU slots (tasks still pending on each CPU). */
+/* Adds the retired slots of every CPU (tasks still pending there). */
 static int take_slots(struct collector *c, __u32 g, struct interval_data *d)
 {
 	int fd = bpf_map__fd(c->skel->maps.slots);
-	struct bpmc_slot *s;
+	struct bpmc_slot *s = c->slot_buf;
+	__u32 idx;
 	int err;
 
-	if (bpf_map_lookup_elem(fd, &g, c->slot_buf))
-		return -errno;
 	err = interval_data__reserve(d, d->nr + c->nr_cpus);
 	if (err)
 		return err;
 	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-		s = &c->slot_buf[cpu];
+		idx = cpu * BPMC_GENERATIONS + g;
+		if (bpf_map_lookup_elem(fd, &idx, s))
+			return -errno;
 		if (!s->key.cgroup_id)
 			continue;
 		d->keys[d->nr] = s->key;
 		d->values[d->nr] = s->value;
 		d->nr++;
+		memset(s, 0, sizeof(*s));
+		if (bpf_map_update_elem(fd, &idx, s, BPF_ANY))
+			return -errno;
 	}
-	memset(c->slot_buf, 0, c->nr_cpus * sizeof(*c->slot_buf));
-	return bpf_map_update_elem(fd, &g, c->slot_buf, BPF_ANY) ? -errno : 0;
+	return 0;
 }
 
 static int take_drops(struct collector *c, struct interval_data *d)
@@ -255,7 +261,8 @@ int collector__take_interval(struct collector *c, struct interval_data *d)
 	struct bpf_map *map;
 	int err;
 
-	__atomic_store_n(&c->skel->data->control.gen, old ^ 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->skel->data->control.gen, old ^ 1,
+			 __ATOMIC_SEQ_CST);
 	err = wait_for_programs(c->nr_cpus);
 	if (err)
 		return err;

@@ -220,7 +220,7 @@ static void report_drops(struct record *r, const uint64_t *drops)
 {
 	if (drops[BPMC_DROP_MAP_FULL])
 		p_warn("%" PRIu64
-		       " samples dropped this interval: the counts map is full (raise --max-keys above %ld)",
+		       " samples lost this interval: the counts map is full (raise --max-keys above %ld)",
 		       drops[BPMC_DROP_MAP_FULL], r->env.max_keys);
 	for (int i = 0; i < BPMC_DROP_NR; i++)
 		r->drops[i] += drops[i];
@@ -409,8 +409,8 @@ cleanup:
 	cgroups__free();
 	if (r.drops[BPMC_DROP_MAP_FULL])
 		p_warn("%" PRIu64
-		       " samples were dropped in all because the counts map was full",
-		       r.drops[BPMC_DROP_MAP_FULL]);
+		       " samples were lost in all because the counts map was full (--max-keys %ld)",
+		       r.drops[BPMC_DROP_MAP_FULL], r.env.max_keys);
 	if (!ret && strcmp(r.path, "-"))
 		p_info("wrote '%s'", r.path);
 	return ret;

@@ -11,10 +11,14 @@ TMP=$(mktemp -d /tmp/bpmc-test.XXXXXX)
 CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
 PIDS=()
 CGROUPS=()
+ATEXIT=()
 FAILED=0
 
 cleanup() {
 	local pid cg i
+	for i in "${ATEXIT[@]}"; do
+		eval "$i"
+	done
 	for pid in "${PIDS[@]}"; do
 		kill -TERM "$pid" 2>/dev/null
 	done
