@@ -7,10 +7,21 @@ HELPERS="$ROOT/build/tests"
 TMP=$(mktemp -d /tmp/bpmc-bench.XXXXXX)
 PIDS=()
 
+# is_my_child PID: still alive and still this shell's child.
+is_my_child() {
+	[ "$(awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = "$$" ]
+}
+
 bench_cleanup() {
-	local pid
-	for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+	local pid live=" $(jobs -p | tr '\n' ' ') "
+	# Only children not reaped yet: a reaped PID may be someone else's.
+	for pid in "${PIDS[@]}"; do
+		[[ $live == *" $pid "* ]] && is_my_child "$pid" &&
+			kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${PIDS[@]}"; do
+		[[ $live == *" $pid "* ]] && wait "$pid" 2>/dev/null
+	done
 	rm -rf "$TMP"
 }
 trap bench_cleanup EXIT

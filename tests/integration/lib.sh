@@ -10,6 +10,11 @@ HELPERS="$ROOT/build/tests"
 TMP=$(mktemp -d /tmp/bpmc-test.XXXXXX)
 CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
 PIDS=()
+
+# is_my_child PID: still alive and still this shell's child.
+is_my_child() {
+	[ "$(awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = "$$" ]
+}
 CGROUPS=()
 ATEXIT=()
 FAILED=0
@@ -19,11 +24,15 @@ cleanup() {
 	for i in "${ATEXIT[@]}"; do
 		eval "$i"
 	done
+	# Only children not reaped yet: a reaped PID may belong to
+	# someone else by now.
+	local live=" $(jobs -p | tr '\n' ' ') "
 	for pid in "${PIDS[@]}"; do
-		kill -TERM "$pid" 2>/dev/null
+		[[ $live == *" $pid "* ]] && is_my_child "$pid" &&
+			kill -TERM "$pid" 2>/dev/null
 	done
 	for pid in "${PIDS[@]}"; do
-		wait "$pid" 2>/dev/null
+		[[ $live == *" $pid "* ]] && wait "$pid" 2>/dev/null
 	done
 	# Deepest first: a parent cannot go before its children.
 	for ((i = ${#CGROUPS[@]} - 1; i >= 0; i--)); do
@@ -56,9 +65,11 @@ pass_or_fail() {
 	exit "$FAILED"
 }
 
-# mk_cgroup REL: creates $CG2/REL (parents too) and registers it.
+# mk_cgroup VAR REL: creates $CG2/REL (parents too), registers each new
+# directory for removal and sets VAR to the path. Not for $(...): the
+# registration must happen in this shell.
 mk_cgroup() {
-	local rel=$1 path=$CG2 part
+	local var=$1 rel=$2 path=$CG2 part
 	local IFS=/
 	for part in $rel; do
 		[ -n "$part" ] || continue
@@ -68,7 +79,7 @@ mk_cgroup() {
 			CGROUPS+=("$path")
 		fi
 	done
-	echo "$path"
+	printf -v "$var" '%s' "$path"
 }
 
 # spawn_in CGROUP_PATH CMD...: starts CMD inside the cgroup; sets SPAWNED.

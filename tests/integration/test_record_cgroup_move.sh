@@ -6,8 +6,8 @@
 need_root
 
 start_record "$TMP/log" -e cpu-clock -I 500 -d 7 -o "$TMP/out.csv" || exit 1
-A=$(mk_cgroup "bpmc-test-$$/from") || exit 1
-B=$(mk_cgroup "bpmc-test-$$/to") || exit 1
+mk_cgroup A "bpmc-test-$$/from" || exit 1
+mk_cgroup B "bpmc-test-$$/to" || exit 1
 a0=$(usage_usec "$A") b0=$(usage_usec "$B")
 spawn_in "$A" "$HELPERS/burner" 100 4
 pid=$SPAWNED

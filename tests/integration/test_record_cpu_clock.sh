@@ -7,8 +7,8 @@
 need_root
 
 start_record "$TMP/log" -e cpu-clock -I 500 -d 9 -o "$TMP/out.csv" || exit 1
-A=$(mk_cgroup "bpmc-test-$$/a") || exit 1
-B=$(mk_cgroup "bpmc-test-$$/b") || exit 1
+mk_cgroup A "bpmc-test-$$/a" || exit 1
+mk_cgroup B "bpmc-test-$$/b" || exit 1
 a0=$(usage_usec "$A") b0=$(usage_usec "$B")
 spawn_in "$A" "$HELPERS/burner" 60 5
 pa=$SPAWNED

@@ -7,7 +7,7 @@ need_root
 
 start_record "$TMP/log" -e cpu-clock -F 997 --max-keys 2 --by cgroup,process,thread \
 	-I 500 -d 4 -o "$TMP/out.csv" || exit 1
-CG=$(mk_cgroup "bpmc-test-$$/many") || exit 1
+mk_cgroup CG "bpmc-test-$$/many" || exit 1
 for i in $(seq 12); do
 	spawn_in "$CG" "$HELPERS/burner" 20 2
 done

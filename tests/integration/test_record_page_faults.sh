@@ -6,7 +6,7 @@ need_root
 N=3000
 
 start_record "$TMP/log" -e page-faults -c 1 -I 500 -d 4 -o "$TMP/out.csv" || exit 1
-CG=$(mk_cgroup "bpmc-test-$$/faults") || exit 1
+mk_cgroup CG "bpmc-test-$$/faults" || exit 1
 spawn_in "$CG" "$HELPERS/pagetouch" "$N"
 pid=$SPAWNED
 wait "$pid" || fail "pagetouch exited $?"
