@@ -4,5 +4,7 @@
 #define BPMC_COMMANDS_H
 
 int cmd_record(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 #endif

@@ -75,11 +75,33 @@ static int pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus)
 	return err;
 }
 
-static const char *open_reason(const struct event *ev, int err, bool sampling)
+/* Whether the event opens once sampling is taken away from it. */
+static bool counts_without_sampling(const struct perf_event_attr *attr, int cpu)
 {
+	struct perf_event_attr plain = *attr;
+	int fd;
+
+	plain.sample_period = 0;
+	plain.freq = 0;
+	fd = syscall(SYS_perf_event_open, &plain, cpu < 0 ? 0 : -1, cpu, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+const char *counters__open_reason(const struct event *ev,
+				  const struct perf_event_attr *attr, int cpu,
+				  int err)
+{
+	bool sampling = attr->sample_period != 0; /* sample_freq shares it */
 	static char buf[160];
 	long max_rate;
 
+	if (sampling && (err == EINVAL || err == EOPNOTSUPP) &&
+	    counts_without_sampling(attr, cpu))
+		return "its PMU cannot sample; it can only count";
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
@@ -87,8 +109,6 @@ static const char *open_reason(const struct event *ev, int err, bool sampling)
 			       "no hardware PMU on this host (a VM without vPMU?)" :
 			       "this kernel does not support the event";
 	case EOPNOTSUPP:
-		if (sampling)
-			return "its PMU cannot sample; it can only count";
 		return "not supported by its PMU";
 	case EACCES:
 	case EPERM:
@@ -96,15 +116,15 @@ static const char *open_reason(const struct event *ev, int err, bool sampling)
 	case EMFILE:
 		return "too many open files (raise ulimit -n)";
 	case EINVAL:
-		if (sampling && ev->attr.freq &&
+		if (attr->freq &&
 		    !read_file_long(
 			    "/proc/sys/kernel/perf_event_max_sample_rate",
 			    &max_rate) &&
-		    ev->attr.sample_freq > (uint64_t)max_rate) {
+		    attr->sample_freq > (uint64_t)max_rate) {
 			snprintf(
 				buf, sizeof(buf),
 				"frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
-				(unsigned long long)ev->attr.sample_freq,
+				(unsigned long long)attr->sample_freq,
 				max_rate);
 			return buf;
 		}
@@ -184,7 +204,8 @@ int counters__open(struct counters *c, const struct event_list *events,
 				err = -errno;
 				p_err("cannot open event '%s' on cpu %d: %s",
 				      ev->name, cpu,
-				      open_reason(ev, errno, opts->sampling));
+				      counters__open_reason(ev, &attr, cpu,
+							    errno));
 				goto fail;
 			}
 			c->fd[e * c->nr_cpus + cpu] = fd;

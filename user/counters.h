@@ -43,6 +43,14 @@ void counters__close(struct counters *c);
 int counters__read_delta(struct counters *c, struct counter_reading *delta,
 			 uint64_t *scaled);
 
+/*
+ * Why perf_event_open(attr, cpu) of ev failed with errno err, in words.
+ * cpu < 0 means the calling thread.
+ */
+const char *counters__open_reason(const struct event *ev,
+				  const struct perf_event_attr *attr, int cpu,
+				  int err);
+
 /* The one multiplexing formula: value * enabled / running, 0 if never ran. */
 uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running);
 

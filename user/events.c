@@ -10,15 +10,55 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "pmu_table.h"
+#include "sysfs_pmu.h"
 #include "util.h"
 
-static bool pfm_ready;
+static struct {
+	bool ready;
+	bool forced; /* --pmu given */
+	bool warned; /* "no table for this CPU" said once */
+	char core[64]; /* table used for bare names, or "" */
+	struct cpu_id cpu;
+	bool cpu_known;
+	struct pmu_choice choice;
+} st;
+
+int events__pfm_pmu_by_name(const char *name)
+{
+	pfm_pmu_info_t info;
+	pfm_pmu_t pmu;
+
+	pfm_for_all_pmus(pmu)
+	{
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(pmu, &info) == PFM_SUCCESS &&
+		    !strcmp(info.name, name))
+			return pmu;
+	}
+	return -1;
+}
+
+static int force_table(const char *table)
+{
+	char hint[256] = "";
+
+	if (events__pfm_pmu_by_name(table) >= 0) {
+		snprintf(st.core, sizeof(st.core), "%s", table);
+		st.forced = true;
+		return 0;
+	}
+	events__suggest_table(table, hint, sizeof(hint));
+	p_err("unknown PMU table '--pmu %s'%s", table, hint);
+	return -ENOENT;
+}
 
 int events__init(const char *pmu_table)
 {
 	int ret;
 
-	if (pfm_ready)
+	if (st.ready)
 		return 0;
 	/* Without this, libpfm 4.13 hides every table it did not detect,
 	 * even when the name carries an explicit TABLE:: prefix. */
@@ -28,15 +68,102 @@ int events__init(const char *pmu_table)
 		p_err("cannot initialise libpfm: %s", pfm_strerror(ret));
 		return -EINVAL;
 	}
-	pfm_ready = true;
-	(void)pmu_table;
+	st.ready = true;
+	st.cpu_known = !cpuinfo_read(&st.cpu);
+	if (st.cpu_known)
+		pmu_table_for_cpu(&st.cpu, &st.choice);
+	if (pmu_table)
+		return force_table(pmu_table);
+	if (st.choice.table && events__pfm_pmu_by_name(st.choice.table) >= 0)
+		snprintf(st.core, sizeof(st.core), "%s", st.choice.table);
 	return 0;
+}
+
+const char *events__core_table(void)
+{
+	return st.core[0] ? st.core : NULL;
+}
+
+const char *events__nearest_table(void)
+{
+	return st.core[0] ? NULL : st.choice.nearest;
+}
+
+void events__warn_no_table(void)
+{
+	if (st.warned || st.core[0] || !st.cpu_known)
+		return;
+	st.warned = true;
+	if (st.choice.nearest)
+		p_warn("this libpfm has no event table for this CPU (%s family 0x%x model 0x%x%s%s); the nearest is %s: force it with --pmu %s",
+		       st.cpu.vendor, st.cpu.family, st.cpu.model,
+		       st.choice.uarch ? ", " : "",
+		       st.choice.uarch ? st.choice.uarch : "",
+		       st.choice.nearest, st.choice.nearest);
+	else
+		p_warn("this libpfm has no event table for this CPU (%s family 0x%x model 0x%x) and bpmc knows no close one; name events with TABLE:: or use --pmu",
+		       st.cpu.vendor, st.cpu.family, st.cpu.model);
+}
+
+static int pfm_encode(const char *name, struct event *ev)
+{
+	pfm_perf_encode_arg_t arg;
+	char *fstr = NULL;
+	int ret;
+
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = &ev->attr;
+	arg.size = sizeof(arg);
+	arg.fstr = &fstr;
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+					PFM_OS_PERF_EVENT_EXT, &arg);
+	if (ret == PFM_SUCCESS)
+		snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : name);
+	free(fstr);
+	return ret;
+}
+
+/* A bare microarchitecture name: no TABLE:: and no sysfs slash. */
+static bool is_bare(const char *name)
+{
+	return !strstr(name, "::") && !strchr(name, '/');
+}
+
+/* True when the nearest table knows name: worth telling the user. */
+static bool nearest_knows(const char *name)
+{
+	char qualified[EVENT_NAME_LEN + 64];
+	struct event probe;
+
+	if (!is_bare(name) || st.core[0] || !st.choice.nearest)
+		return false;
+	snprintf(qualified, sizeof(qualified), "%s::%s", st.choice.nearest,
+		 name);
+	return pfm_encode(qualified, &probe) == PFM_SUCCESS;
+}
+
+static void unknown_event(const char *name, int ret, char *err, size_t len)
+{
+	int n = snprintf(err, len, "unknown event '%s': %s", name,
+			 pfm_strerror(ret));
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (nearest_knows(name)) {
+		events__warn_no_table();
+		snprintf(
+			err + n, len - n,
+			" (this CPU has no libpfm table; with --pmu %s it is %s::%s)",
+			st.choice.nearest, st.choice.nearest, name);
+		return;
+	}
+	events__suggest_event(name, err + n, len - n);
 }
 
 int events__encode(const char *name, struct event *ev, char *err, size_t errlen)
 {
-	pfm_perf_encode_arg_t arg;
-	char *fstr = NULL;
+	char qualified[EVENT_NAME_LEN + 64];
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
@@ -46,28 +173,38 @@ int events__encode(const char *name, struct event *ev, char *err, size_t errlen)
 		return -ENAMETOOLONG;
 	}
 	strcpy(ev->name, name);
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = &ev->attr;
-	arg.size = sizeof(arg);
-	arg.fstr = &fstr;
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
-					PFM_OS_PERF_EVENT_EXT, &arg);
+	if (sysfs_pmu__is_syntax(name)) {
+		ret = sysfs_pmu__encode(NULL, name, &ev->attr, ev->fstr,
+					sizeof(ev->fstr), err, errlen);
+		if (ret == -ENOENT)
+			events__suggest_event(name, err + strlen(err),
+					      errlen - strlen(err));
+		if (ret)
+			return ret;
+		goto done;
+	}
+	ret = pfm_encode(name, ev);
+	if (ret == PFM_ERR_NOTFOUND && is_bare(name) && st.core[0]) {
+		/* libpfm only searches detected tables for bare names; ours
+		 * is derived from CPUID (or forced), so retry through it. */
+		snprintf(qualified, sizeof(qualified), "%s::%s", st.core, name);
+		if (pfm_encode(qualified, ev) == PFM_SUCCESS)
+			ret = PFM_SUCCESS;
+	}
 	if (ret != PFM_SUCCESS) {
-		snprintf(err, errlen, "unknown event '%s': %s", name,
-			 pfm_strerror(ret));
-		free(fstr);
+		unknown_event(name, ret, err, errlen);
 		return -ENOENT;
 	}
+done:
 	ev->attr.size = sizeof(ev->attr);
 	ev->own_period = ev->attr.sample_period != 0;
-	snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : name);
-	free(fstr);
 	return 0;
 }
 
 /*
- * Copies the next name of a list and returns its delimiter (',' or NUL).
- * Commas inside a PMU/.../ body do not split.
+ * Copies the next name of a list and returns its delimiter (',' or NUL),
+ * or NULL when the name does not fit. Commas inside PMU/.../ do not
+ * split.
  */
 static const char *next_name(const char *p, char *out, size_t len)
 {

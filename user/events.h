@@ -38,6 +38,22 @@ int events__encode(const char *name, struct event *ev, char *err,
 int events__parse_list(const char *spec, struct event_list *list, char *err,
 		       size_t errlen);
 
+/* The libpfm table bare names go through (derived or forced), or NULL. */
+const char *events__core_table(void);
+/* With no table for this CPU: the one --pmu could force, or NULL. */
+const char *events__nearest_table(void);
+/* Says once, on stderr, that this CPU has no libpfm table. */
+void events__warn_no_table(void);
+/* libpfm's pmu id of a table name, or -1. */
+int events__pfm_pmu_by_name(const char *name);
+
+/*
+ * Append " (did you mean A, B or C?)" to out for up to three known names
+ * close to name, or nothing. Tables for --pmu likewise.
+ */
+void events__suggest_event(const char *name, char *out, size_t len);
+void events__suggest_table(const char *table, char *out, size_t len);
+
 /* True when the attr needs a hardware PMU (generic HW, cache or raw). */
 bool event__is_hardware(const struct event *ev);
 

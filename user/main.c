@@ -14,6 +14,9 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "record", cmd_record,
 	  "count events system-wide, attributed to cgroups, processes and threads, into CSV" },
+	{ "encode", cmd_encode,
+	  "show the perf_event_attr an event name turns into; --count tries it" },
+	{ "list", cmd_list, "list the PMUs and their events, filtered" },
 	{ 0 },
 };
 

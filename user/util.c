@@ -150,3 +150,28 @@ int cpulist_parse(const char *list, bool *cpus, int max_cpus)
 	}
 	return 0;
 }
+
+unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[256], diag, up, cost;
+	size_t la = strnlen(a, 255), lb = strnlen(b, 255);
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			up = row[j];
+			cost = tolower((unsigned char)a[i - 1]) !=
+			       tolower((unsigned char)b[j - 1]);
+			row[j] = diag + cost;
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}

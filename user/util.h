@@ -29,6 +29,10 @@ uint64_t clock_ns(clockid_t clock);
 int read_file_str(const char *path, char *buf, size_t len);
 int read_file_long(const char *path, long *out);
 
+/* Levenshtein distance, ignoring case; strings longer than 255 count
+ * as 255 characters. */
+unsigned edit_distance(const char *a, const char *b);
+
 /* Parses a kernel CPU list ("0-3,8") into a bool map of max_cpus. */
 int cpulist_parse(const char *list, bool *cpus, int max_cpus);
 

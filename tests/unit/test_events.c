@@ -161,6 +161,17 @@ static void test_pmu_body_not_split(void)
 	}
 }
 
+/* The same through a PMU this kernel always has: both must encode. */
+static void test_sysfs_in_list(void)
+{
+	ASSERT_OK(parse("software/config=0x2,config1=0x0/,cpu-clock"),
+		  "sysfs name with a comma, then another");
+	ASSERT_EQ(list.nr, 2, "two events");
+	ASSERT_EQ(list.ev[0].attr.type, PERF_TYPE_SOFTWARE, "software type");
+	ASSERT_EQ(list.ev[0].attr.config, 2, "config from the term");
+	ASSERT_STREQ(list.ev[1].name, "cpu-clock", "second name");
+}
+
 static void test_encode_too_long(void)
 {
 	char name[EVENT_NAME_LEN + 10];
@@ -185,6 +196,7 @@ static const struct subtest tests[] = {
 	{ "hardware_encodes", test_hardware_encodes },
 	{ "pmu_body_not_split", test_pmu_body_not_split },
 	{ "encode_too_long", test_encode_too_long },
+	{ "sysfs_in_list", test_sysfs_in_list },
 	{ 0 },
 };
 

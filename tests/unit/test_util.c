@@ -176,7 +176,18 @@ static void test_parse_strict(void)
 	ASSERT_EQ(u, 10, "leading zero is decimal");
 }
 
+static void test_edit_distance(void)
+{
+	ASSERT_EQ(edit_distance("RETIRED_INSTRUCTION", "RETIRED_INSTRUCTIONS"),
+		  1, "one missing");
+	ASSERT_EQ(edit_distance("cpu-clok", "CPU-CLOCK"), 1, "case ignored");
+	ASSERT_EQ(edit_distance("", "abc"), 3, "from empty");
+	ASSERT_EQ(edit_distance("kitten", "sitting"), 3, "classic");
+	ASSERT_EQ(edit_distance("same", "same"), 0, "equal");
+}
+
 static const struct subtest tests[] = {
+	{ "edit_distance", test_edit_distance },
 	{ "parse_strict", test_parse_strict },
 	{ "parse_long_ok", test_parse_long_ok },
 	{ "parse_long_invalid", test_parse_long_invalid },
