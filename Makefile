@@ -33,7 +33,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(BPF_OBJS)
-.PHONY: all deps run test bench format clean
+.PHONY: all deps run test bench format clean test-bins
 
 all: bpmc
 
@@ -74,8 +74,10 @@ run: deps
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)scripts/run-default
 
+test-bins: all $(UNIT_BINS) $(HELPER_BINS)
+
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(HELPER_BINS)
+	$(Q)$(MAKE) -s --no-print-directory test-bins
 	$(Q)tests/run
 
 bench: deps

@@ -125,14 +125,9 @@ int cmd_encode(int argc, char **argv)
 		case 'h':
 			fputs(encode_usage, stdout);
 			return 0;
-		case ':':
-			p_err("option '%s' needs a value (see 'bpmc encode --help')",
-			      argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			p_err("unknown option '%s' (see 'bpmc encode --help')",
-			      argv[optind - 1]);
-			return EXIT_USAGE;
+			return usage_bad_option("encode", opt,
+						argv[optind - 1]);
 		}
 	}
 	if (optind == argc) {

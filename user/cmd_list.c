@@ -52,20 +52,6 @@ static const char *table_status(const struct lister *l,
 	return l->all ? "inactive" : NULL;
 }
 
-static bool get_pmu(pfm_pmu_t pmu, pfm_pmu_info_t *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return pfm_get_pmu_info(pmu, info) == PFM_SUCCESS;
-}
-
-static bool get_event(int idx, pfm_event_info_t *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return pfm_get_event_info(idx, PFM_OS_NONE, info) == PFM_SUCCESS;
-}
-
 /* The event's fully qualified name matches, or one of its umasks' does. */
 static bool event_matches(const struct lister *l, const char *pmu,
 			  const pfm_event_info_t *ev)
@@ -77,10 +63,7 @@ static bool event_matches(const struct lister *l, const char *pmu,
 	if (name_matches(l, full))
 		return true;
 	for (int i = 0; i < ev->nattrs; i++) {
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		if (pfm_get_event_attr_info(ev->idx, i, PFM_OS_NONE, &a) ||
-		    a.type != PFM_ATTR_UMASK)
+		if (!pfm_umask_get(ev->idx, i, &a))
 			continue;
 		snprintf(full, sizeof(full), "%s::%s:%s", pmu, ev->name,
 			 a.name);
@@ -110,10 +93,7 @@ static void print_event(struct lister *l, const char *pmu,
 		printf("%s\n    %s\n", full, ev->desc ? ev->desc : "");
 	}
 	for (int i = 0; i < ev->nattrs; i++) {
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		if (pfm_get_event_attr_info(ev->idx, i, PFM_OS_NONE, &a) ||
-		    a.type != PFM_ATTR_UMASK)
+		if (!pfm_umask_get(ev->idx, i, &a))
 			continue;
 		if (!l->json) {
 			printf("    :%-28s %s\n", a.name, a.desc ? a.desc : "");
@@ -138,9 +118,9 @@ static void list_tables(struct lister *l)
 
 	if (!l->json)
 		printf("libpfm tables:\n");
-	pfm_for_all_pmus(pmu)
-	{
-		if (!get_pmu(pmu, &info) || !(status = table_status(l, &info)))
+	pfm_for_all_pmus(pmu) {
+		if (!pfm_pmu_get(pmu, &info) ||
+		    !(status = table_status(l, &info)))
 			continue;
 		if (!l->json) {
 			printf("  %-26s %-9s %2d counters + %d fixed  %4d events  %s\n",
@@ -183,13 +163,12 @@ static void list_table_events(struct lister *l)
 	pfm_event_info_t ev;
 	pfm_pmu_t pmu;
 
-	pfm_for_all_pmus(pmu)
-	{
-		if (!get_pmu(pmu, &info) || !table_status(l, &info))
+	pfm_for_all_pmus(pmu) {
+		if (!pfm_pmu_get(pmu, &info) || !table_status(l, &info))
 			continue;
 		for (int i = info.first_event; i != -1;
 		     i = pfm_get_event_next(i)) {
-			if (get_event(i, &ev) &&
+			if (pfm_event_get(i, &ev) &&
 			    event_matches(l, info.name, &ev))
 				print_event(l, info.name, &ev);
 		}
@@ -246,14 +225,8 @@ static int parse_args(int argc, char **argv, struct lister *l, const char **pmu)
 		case 'h':
 			fputs(list_usage, stdout);
 			return 1;
-		case ':':
-			p_err("option '%s' needs a value (see 'bpmc list --help')",
-			      argv[optind - 1]);
-			return -EXIT_USAGE;
 		default:
-			p_err("unknown option '%s' (see 'bpmc list --help')",
-			      argv[optind - 1]);
-			return -EXIT_USAGE;
+			return -usage_bad_option("list", opt, argv[optind - 1]);
 		}
 	}
 	if (argc - optind > 1) {

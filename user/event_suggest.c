@@ -95,16 +95,14 @@ static void lower(char *s)
 static void offer_table(struct suggest *s, pfm_pmu_t pmu, const char *table,
 			bool bare)
 {
-	pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+	pfm_pmu_info_t pinfo;
 	pfm_event_info_t info;
 	char display[EVENT_NAME_LEN];
 
-	if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS)
+	if (!pfm_pmu_get(pmu, &pinfo))
 		return;
 	for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_event_info(i, PFM_OS_NONE, &info) != PFM_SUCCESS)
+		if (!pfm_event_get(i, &info))
 			continue;
 		if (bare)
 			snprintf(display, sizeof(display), "%s", info.name);
@@ -138,11 +136,8 @@ void events__suggest_event(const char *name, char *out, size_t len)
 	pfm_pmu_t pmu;
 
 	suggest_init(&s, name);
-	pfm_for_all_pmus(pmu)
-	{
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS)
+	pfm_for_all_pmus(pmu) {
+		if (!pfm_pmu_get(pmu, &info))
 			continue;
 		if (s.prefix[0] && strcmp(info.name, s.prefix))
 			continue;
@@ -165,11 +160,8 @@ void events__suggest_table(const char *table, char *out, size_t len)
 	pfm_pmu_t pmu;
 
 	suggest_init(&s, table);
-	pfm_for_all_pmus(pmu)
-	{
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS)
+	pfm_for_all_pmus(pmu) {
+		if (!pfm_pmu_get(pmu, &info))
 			continue;
 		/* "zen4" means amd64_fam19h_zen4: a part counts as close. */
 		if (strcasestr(info.name, s.key))

@@ -24,17 +24,36 @@ static struct {
 	struct pmu_choice choice;
 } st;
 
+bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_pmu_info(pmu, info) == PFM_SUCCESS;
+}
+
+bool pfm_event_get(int idx, pfm_event_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_event_info(idx, PFM_OS_NONE, info) == PFM_SUCCESS;
+}
+
+bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_event_attr_info(idx, attr, PFM_OS_NONE, info) ==
+		       PFM_SUCCESS &&
+	       info->type == PFM_ATTR_UMASK;
+}
+
 int events__pfm_pmu_by_name(const char *name)
 {
 	pfm_pmu_info_t info;
 	pfm_pmu_t pmu;
 
-	pfm_for_all_pmus(pmu)
-	{
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_pmu_info(pmu, &info) == PFM_SUCCESS &&
-		    !strcmp(info.name, name))
+	pfm_for_all_pmus(pmu) {
+		if (pfm_pmu_get(pmu, &info) && !strcmp(info.name, name))
 			return pmu;
 	}
 	return -1;

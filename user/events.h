@@ -4,6 +4,7 @@
 #define BPMC_EVENTS_H
 
 #include <linux/perf_event.h>
+#include <perfmon/pfmlib.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -46,6 +47,11 @@ const char *events__nearest_table(void);
 void events__warn_no_table(void);
 /* libpfm's pmu id of a table name, or -1. */
 int events__pfm_pmu_by_name(const char *name);
+/* libpfm look-ups with their size fields filled in; true on success. */
+bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info);
+bool pfm_event_get(int idx, pfm_event_info_t *info);
+/* True when attribute attr of event idx exists and is a unit mask. */
+bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info);
 
 /*
  * Append " (did you mean A, B or C?)" to out for up to three known names

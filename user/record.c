@@ -160,12 +160,9 @@ static int parse_args(int argc, char **argv, struct record_env *env)
 		case 'h':
 			fputs(record_usage, stdout);
 			exit(0);
-		case ':':
-			return usage_error("option '%s' needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'",
-					   argv[optind - 1]);
+			return usage_bad_option("record", opt,
+						argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

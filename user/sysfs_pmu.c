@@ -654,19 +654,16 @@ static int pmu_type(const char *root, const char *pmu)
 }
 
 /* Calls fn for each alias of one PMU; returns fn's first non-zero. */
-static int pmu_for_each_event(const char *root, const char *pmu,
+static int pmu_for_each_event(const char *root, const char *pmu, int type,
 			      int (*fn)(const struct sysfs_event *ev,
 					void *ctx),
 			      void *ctx)
 {
 	char path[PATH_MAX], terms[ALIAS_LEN];
-	struct sysfs_event ev = { .pmu = pmu, .terms = terms };
+	struct sysfs_event ev = { .pmu = pmu, .terms = terms, .type = type };
 	struct dirent **ents;
 	int n, ret = 0;
 
-	ev.type = pmu_type(root, pmu);
-	if (ev.type < 0)
-		return 0;
 	if (pmu_path(path, sizeof(path), root, pmu, "events", NULL))
 		return 0;
 	n = scandir(path, &ents, is_event, by_name);
@@ -681,25 +678,6 @@ static int pmu_for_each_event(const char *root, const char *pmu,
 		ret = fn(&ev, ctx);
 	}
 	free_ents(ents, n);
-	return ret;
-}
-
-int sysfs_pmu__for_each_event(const char *root,
-			      int (*fn)(const struct sysfs_event *ev,
-					void *ctx),
-			      void *ctx)
-{
-	struct dirent **pmus;
-	int n, ret = 0;
-
-	if (!root)
-		root = SYSFS_PMU_ROOT;
-	n = scandir(root, &pmus, not_hidden, by_name);
-	if (n < 0)
-		return -errno;
-	for (int i = 0; i < n && !ret; i++)
-		ret = pmu_for_each_event(root, pmus[i]->d_name, fn, ctx);
-	free_ents(pmus, n);
 	return ret;
 }
 
@@ -724,4 +702,27 @@ int sysfs_pmu__for_each_pmu(const char *root,
 	}
 	free_ents(pmus, n);
 	return ret;
+}
+
+struct each_event {
+	const char *root;
+	int (*fn)(const struct sysfs_event *ev, void *ctx);
+	void *ctx;
+};
+
+static int pmu_events(const struct sysfs_event *pmu, void *ctx)
+{
+	const struct each_event *e = ctx;
+
+	return pmu_for_each_event(e->root, pmu->pmu, pmu->type, e->fn, e->ctx);
+}
+
+int sysfs_pmu__for_each_event(const char *root,
+			      int (*fn)(const struct sysfs_event *ev,
+					void *ctx),
+			      void *ctx)
+{
+	struct each_event e = { root ? root : SYSFS_PMU_ROOT, fn, ctx };
+
+	return sysfs_pmu__for_each_pmu(e.root, pmu_events, &e);
 }

@@ -44,6 +44,16 @@ void p_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+int usage_bad_option(const char *cmd, int opt, const char *arg)
+{
+	if (opt == ':')
+		p_err("option '%s' needs a value (see 'bpmc %s --help')", arg,
+		      cmd);
+	else
+		p_err("unknown option '%s' (see 'bpmc %s --help')", arg, cmd);
+	return EXIT_USAGE;
+}
+
 int parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;

@@ -18,6 +18,12 @@ void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern bool verbose;
 
+/*
+ * Reports getopt's ':' (missing value) or '?' (unknown option) for
+ * command cmd and returns EXIT_USAGE.
+ */
+int usage_bad_option(const char *cmd, int opt, const char *arg);
+
 /* Whole-string decimal parse within [min, max]; 0 or -EINVAL/-ERANGE. */
 int parse_long(const char *s, long min, long max, long *out);
 /* Decimal or 0x-hex unsigned 64-bit parse; 0 or -EINVAL/-ERANGE. */
