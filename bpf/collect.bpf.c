@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sampling-mode attribution: every overflow of a perf event credits its
- * period to the interrupted task's (cgroup, tgid[, tid]).
+ * Attribution of perf events to (cgroup, tgid[, tid]).
  *
- * The overflow program is the hot path. It only touches a per-CPU slot
- * holding the task it saw last; the shared hash is updated when the task
- * on that CPU changes, and user space reads the slots of the retired
- * generation at each interval boundary.
+ * Sampling mode: every overflow credits the period that elapsed to the
+ * interrupted task. Exact mode: every context switch reads the counters
+ * and credits the delta since the previous reading on that CPU to the
+ * task switching out. Both accumulate into a per-CPU "current task" slot
+ * and touch the shared hash only when the task on that CPU changes. At
+ * each interval boundary user space runs `flush` on every CPU, which
+ * credits what is pending and flips that CPU's generation; the retired
+ * generation is then drained without racing any writer.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -20,19 +23,24 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool key_tgid = true;
 const volatile bool key_tid = false;
 const volatile __u32 nr_events = 1;
+const volatile __u32 nr_cpus = 1;
+const volatile bool exact = false;
+/* Sampling mode: group_leader[m] is the sampling leader whose overflows
+ * read member m, or m itself when m is not a member. */
+const volatile __u32 group_leader[BPMC_MAX_EVENTS] = {};
 
 /*
- * gen is flipped by user space at each interval boundary; cgroup_epoch
- * moves whenever a task changes cgroup, so a slot's cached identity can
- * be a bare pid_tgid. Starts at 1 so that a zeroed slot never matches.
+ * cgroup_epoch moves whenever a task changes cgroup, so a slot's cached
+ * identity can be a bare pid_tgid. Starts at 1 so that a zeroed slot
+ * never matches.
  */
 struct bpmc_control control = { .cgroup_epoch = 1 };
 
 /*
- * Slot of (cpu, gen) at cpu * 2 + gen. A plain array, not a per-CPU one:
- * its lookup compiles to arithmetic on a constant, where a per-CPU
- * lookup first loads the element's per-CPU pointer. max_entries is set
- * to 2 * possible CPUs at load time.
+ * Slots of (cpu, gen) at (cpu * 2 + gen) * ways, and per-CPU state at cpu: plain
+ * arrays, not per-CPU ones, because their lookups compile to arithmetic
+ * on a constant where a per-CPU lookup first loads a pointer. Sizes are
+ * set from the number of possible CPUs at load time.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -40,6 +48,21 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bpmc_slot);
 } slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpmc_cpu);
+} cpus SEC(".maps");
+
+/* The counting fds, at event * nr_cpus + cpu (exact mode and members). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} counters SEC(".maps");
 
 /* One hash per generation; max_entries is set from --max-keys. */
 struct counts_map {
@@ -59,20 +82,28 @@ struct {
 	__type(value, __u64);
 } drops SEC(".maps");
 
-/* Counts the overflows whose credit is lost, never just the event. */
-static __always_inline void drop(__u32 why, struct bpmc_slot *slot)
+static __always_inline void drop_add(__u32 why, __u64 n)
 {
-	__u64 *n = bpf_map_lookup_elem(&drops, &why);
+	__u64 *cnt = bpf_map_lookup_elem(&drops, &why);
 
-	if (!n)
-		return;
+	if (cnt)
+		*cnt += n;
+}
+
+/* Counts the credits that are lost, never just the event. */
+static __always_inline void drop_slot(struct bpmc_slot *slot)
+{
+	__u64 n = 0;
+
 	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++)
-		*n += slot->value.ev[i].samples;
+		n += slot->value.ev[i].samples;
+	drop_add(BPMC_DROP_MAP_FULL, n);
 }
 
 static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 {
 	struct bpmc_value *v = bpf_map_lookup_elem(map, &slot->key);
+	struct bpmc_counts *d, *s;
 	long err;
 
 	if (!v) {
@@ -85,16 +116,21 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 			    bpf_map_lookup_elem(map, &slot->key) :
 			    NULL;
 		if (!v) {
-			drop(BPMC_DROP_MAP_FULL, slot);
+			drop_slot(slot);
 			return;
 		}
 	}
 	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++) {
-		if (!slot->value.ev[i].samples)
+		s = &slot->value.ev[i];
+		if (!s->samples)
 			continue;
-		__sync_fetch_and_add(&v->ev[i].count, slot->value.ev[i].count);
-		__sync_fetch_and_add(&v->ev[i].samples,
-				     slot->value.ev[i].samples);
+		d = &v->ev[i];
+		__sync_fetch_and_add(&d->count, s->count);
+		__sync_fetch_and_add(&d->samples, s->samples);
+		if (s->enabled) {
+			__sync_fetch_and_add(&d->enabled, s->enabled);
+			__sync_fetch_and_add(&d->running, s->running);
+		}
 	}
 }
 
@@ -130,27 +166,87 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 }
 
 /*
- * The hot path. Measured on the development VM, every cache line it
- * touches costs tens of ns, so it reads one control line, one slot line
- * and current's pid_tgid, and writes one line. The event index is a
- * constant of each program copy rather than an attach cookie: one helper
- * call and one perf_event line fewer per overflow.
+ * The current task's slot on this CPU: the way that holds it, or the
+ * least recently used way, re-keyed.
+ */
+static __always_inline struct bpmc_slot *current_slot(__u32 cpu,
+						      struct bpmc_cpu *st)
+{
+	__u32 epoch = *(volatile __u32 *)&control.cgroup_epoch;
+	__u32 g = st->gen & 1;
+	__u32 idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct bpmc_slot *way0, *way1, *slot;
+
+	way0 = bpf_map_lookup_elem(&slots, &idx);
+	if (!way0)
+		return NULL;
+	if (way0->pid_tgid == pid_tgid && way0->epoch == epoch) {
+		way0->victim = 1;
+		return way0;
+	}
+	idx++;
+	way1 = bpf_map_lookup_elem(&slots, &idx);
+	if (!way1)
+		return NULL;
+	if (way1->pid_tgid == pid_tgid && way1->epoch == epoch) {
+		way0->victim = 0;
+		return way1;
+	}
+	slot = way0->victim ? way1 : way0;
+	way0->victim = !way0->victim;
+	slot_switch(slot, g, pid_tgid, epoch);
+	return slot;
+}
+
+/* Credits counter ev's change since its last reading on this CPU. */
+static __always_inline void
+credit_read(struct bpmc_slot *slot, struct bpmc_cpu *st, __u32 cpu, __u32 ev)
+{
+	struct bpf_perf_event_value now;
+	struct bpmc_reading *last = &st->last[ev];
+	struct bpmc_counts *c = &slot->value.ev[ev];
+
+	if (bpf_perf_event_read_value(&counters, ev * nr_cpus + cpu, &now,
+				      sizeof(now))) {
+		drop_add(BPMC_DROP_READ, 1);
+		return;
+	}
+	c->count += now.counter - last->counter;
+	c->enabled += now.enabled - last->enabled;
+	c->running += now.running - last->running;
+	c->samples += 1;
+	last->counter = now.counter;
+	last->enabled = now.enabled;
+	last->running = now.running;
+}
+
+/*
+ * The sampling hot path. On the development VM every cache line it
+ * touches costs tens of ns, so it reads the CPU's state line, one slot
+ * line and current's pid_tgid, and writes one line. The event index is
+ * a constant of each program copy rather than an attach cookie: one
+ * helper call and one perf_event line fewer per overflow.
  */
 static __always_inline int overflow(struct bpf_perf_event_data *ctx,
 				    const __u32 ev)
 {
-	__u32 g = *(volatile __u32 *)&control.gen & 1;
-	__u32 epoch = *(volatile __u32 *)&control.cgroup_epoch;
-	__u32 idx = bpf_get_smp_processor_id() * BPMC_GENERATIONS + g;
-	struct bpmc_slot *slot = bpf_map_lookup_elem(&slots, &idx);
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+	struct bpmc_slot *slot;
 
+	if (!st)
+		return 0;
+	slot = current_slot(cpu, st);
 	if (!slot)
 		return 0;
-	if (slot->pid_tgid != pid_tgid || slot->epoch != epoch)
-		slot_switch(slot, g, pid_tgid, epoch);
 	slot->value.ev[ev].count += ctx->sample_period;
 	slot->value.ev[ev].samples += 1;
+	/* Group members count along with their sampling leader. */
+	for (__u32 m = 0; m < BPMC_MAX_EVENTS && m < nr_events; m++) {
+		if (m != ev && group_leader[m] == ev)
+			credit_read(slot, st, cpu, m);
+	}
 	return 0;
 }
 
@@ -171,6 +267,53 @@ DEFINE_OVERFLOW(5)
 DEFINE_OVERFLOW(6)
 DEFINE_OVERFLOW(7)
 _Static_assert(BPMC_MAX_EVENTS == 8, "one on_overflow_N per event");
+
+/* Exact mode: credit every counter's delta to the current task. */
+static __always_inline void exact_credit(__u32 cpu, struct bpmc_cpu *st)
+{
+	struct bpmc_slot *slot = current_slot(cpu, st);
+
+	if (!slot)
+		return;
+	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
+		credit_read(slot, st, cpu, ev);
+}
+
+/*
+ * The exact-mode hot path. The tracepoint fires before the switch, while
+ * current is still the task that is leaving the CPU.
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+
+	if (st)
+		exact_credit(cpu, st);
+	return 0;
+}
+
+/*
+ * Run by user space on each CPU in turn (BPF_PROG_TEST_RUN, which only
+ * raw tracepoints allow on a chosen CPU) at every interval boundary:
+ * credits the running task with what is pending, then retires this
+ * CPU's generation. Nothing else runs on the CPU meanwhile.
+ */
+SEC("raw_tp")
+int flush(void *ctx)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+
+	if (!st)
+		return 0;
+	if (exact)
+		exact_credit(cpu, st);
+	st->gen ^= 1;
+	return 0;
+}
 
 /* A task changed cgroup: every slot's cached identity is now suspect. */
 SEC("tp_btf/cgroup_attach_task")

@@ -16,10 +16,18 @@
 #define BPMC_COMM_LEN 16
 
 /*
- * Two generations: the BPF side writes into gen, user space drains the
- * other one after flipping. No entry is ever read while it is written.
+ * Two generations: the BPF side writes into a CPU's current gen; at each
+ * interval boundary the flush program flips it on that very CPU, and user
+ * space drains the other one. No entry is ever read while it is written.
  */
 #define BPMC_GENERATIONS 2
+
+/*
+ * Slots per CPU and generation: a CPU usually alternates between two
+ * tasks (a task and idle, or two ping-ponging tasks), and two ways keep
+ * both without touching the hash at every switch.
+ */
+#define BPMC_SLOT_WAYS 2
 
 /* One row's identity. tgid and tid are 0 when the scope is coarser. */
 struct bpmc_key {
@@ -28,10 +36,16 @@ struct bpmc_key {
 	__u32 tid;
 };
 
-/* count and samples side by side: one cache line per overflow. */
+/*
+ * count and samples side by side: one cache line per overflow. enabled
+ * and running are the counter's time deltas credited with the count
+ * (exact mode and group members), for multiplexing scaling per key.
+ */
 struct bpmc_counts {
 	__u64 count;
 	__u64 samples;
+	__u64 enabled;
+	__u64 running;
 };
 
 struct bpmc_value {
@@ -49,20 +63,36 @@ struct bpmc_slot {
 	 * has changed cgroup since (cgroup_epoch). */
 	__u64 pid_tgid;
 	__u32 epoch;
-	__u32 pad;
+	__u32 victim; /* way 0 only: the way to re-key on the next miss */
 	struct bpmc_key key;
 	struct bpmc_value value;
 } __attribute__((aligned(64))); /* no two CPUs share a line */
 
-/* Written by user space (gen) and by the cgroup-attach hook (epoch). */
+/* A counter as bpf_perf_event_read_value() returns it. */
+struct bpmc_reading {
+	__u64 counter;
+	__u64 enabled;
+	__u64 running;
+};
+
+/* Per-CPU state, one line-aligned entry per CPU in a plain array. */
+struct bpmc_cpu {
+	__u32 gen; /* this CPU's live generation; the flush flips it */
+	__u32 pad;
+	/* Exact mode and group members: each counter's reading when it was
+	 * last credited on this CPU. */
+	struct bpmc_reading last[BPMC_MAX_EVENTS];
+} __attribute__((aligned(64)));
+
+/* Bumped by the cgroup-attach hook. */
 struct bpmc_control {
-	__u32 gen;
 	__u32 cgroup_epoch;
 };
 
 /* Per-CPU loss counters, indexed by enum bpmc_drop. */
 enum bpmc_drop {
 	BPMC_DROP_MAP_FULL, /* samples of a key that did not fit the map */
+	BPMC_DROP_READ, /* bpf_perf_event_read_value() failed */
 	BPMC_DROP_NR,
 };
 

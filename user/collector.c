@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <linux/membarrier.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@ struct collector {
 	struct bpmc_slot *slot_buf; /* one per possible CPU */
 	uint64_t *drop_buf; /* one per possible CPU */
 	uint64_t drops_seen[BPMC_DROP_NR];
+	__u32 gen; /* every CPU's live generation */
 };
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -71,12 +71,26 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 	c->skel->rodata->key_tgid = opts->key_tgid;
 	c->skel->rodata->key_tid = opts->key_tid;
 	c->skel->rodata->nr_events = opts->nr_events;
+	c->skel->rodata->nr_cpus = c->nr_cpus;
+	c->skel->rodata->exact = opts->exact;
+	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
+		c->skel->rodata->group_leader[e] =
+			e < opts->nr_events ? opts->leader[e] : e;
 	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
 	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
-	bpf_map__set_max_entries(c->skel->maps.slots,
-				 c->nr_cpus * BPMC_GENERATIONS);
-	for (int e = opts->nr_events; e < BPMC_MAX_EVENTS; e++)
-		bpf_program__set_autoload(overflow_prog(c, e), false);
+	bpf_map__set_max_entries(c->skel->maps.slots, c->nr_cpus *
+							      BPMC_GENERATIONS *
+							      BPMC_SLOT_WAYS);
+	bpf_map__set_max_entries(c->skel->maps.cpus, c->nr_cpus);
+	bpf_map__set_max_entries(c->skel->maps.counters,
+				 opts->nr_events * c->nr_cpus);
+	/* Load only the programs this mode runs: an overflow program per
+	 * sampling leader, or the context-switch program. */
+	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
+		bpf_program__set_autoload(overflow_prog(c, e),
+					  !opts->exact && e < opts->nr_events &&
+						  opts->leader[e] == e);
+	bpf_program__set_autoload(c->skel->progs.on_switch, opts->exact);
 
 	err = collect_bpf__load(c->skel);
 	if (err) {
@@ -91,29 +105,55 @@ cleanup:
 	return err;
 }
 
-int collector__attach(struct collector *c, const struct counters *counters)
+static int attach_prog(struct collector *c, struct bpf_program *prog)
 {
-	int n = counters->nr_events * counters->nr_cpus;
-	struct bpf_link *link;
+	struct bpf_link *link = bpf_program__attach(prog);
 	int err;
 
-	c->links = calloc(n + 1, sizeof(*c->links));
-	if (!c->links)
-		return -ENOMEM;
-	link = bpf_program__attach(c->skel->progs.on_cgroup_attach);
 	if (!link) {
 		err = -errno;
-		p_err("cannot attach to tp_btf/cgroup_attach_task: %s",
+		p_err("cannot attach %s: %s", bpf_program__section_name(prog),
 		      strerror(-err));
 		return err;
 	}
 	c->links[c->nr_links++] = link;
+	return 0;
+}
+
+int collector__attach(struct collector *c, const struct counters *counters)
+{
+	int n = counters->nr_events * counters->nr_cpus;
+	int map_fd = bpf_map__fd(c->skel->maps.counters);
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	__u32 idx;
+	int err;
+
+	c->links = calloc(n + 2, sizeof(*c->links));
+	if (!c->links)
+		return -ENOMEM;
+	err = attach_prog(c, c->skel->progs.on_cgroup_attach);
+	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
+		err = attach_prog(c, c->skel->progs.on_switch);
+	if (err)
+		return err;
 	for (int i = 0; i < n; i++) {
 		if (counters->fd[i] < 0)
 			continue;
-		link = bpf_program__attach_perf_event(
-			overflow_prog(c, i / counters->nr_cpus),
-			counters->fd[i]);
+		/* Every fd can be read from BPF: exact mode and members. */
+		idx = i;
+		if (bpf_map_update_elem(map_fd, &idx, &counters->fd[i],
+					BPF_ANY)) {
+			err = -errno;
+			p_err("cannot add event %d on cpu %d to the counters map: %s",
+			      i / counters->nr_cpus, i % counters->nr_cpus,
+			      strerror(-err));
+			return err;
+		}
+		prog = overflow_prog(c, i / counters->nr_cpus);
+		if (!bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach_perf_event(prog, counters->fd[i]);
 		if (!link) {
 			err = -errno;
 			p_err("cannot attach to event %d on cpu %d: %s",
@@ -124,32 +164,6 @@ int collector__attach(struct collector *c, const struct counters *counters)
 		c->links[c->nr_links++] = link;
 	}
 	return 0;
-}
-
-/*
- * Returns once every BPF program that might have seen the old generation
- * has finished. Overflow programs run with preemption off, so an RCU
- * grace period covers them; MEMBARRIER_CMD_GLOBAL waits for exactly one.
- */
-static int wait_for_programs(int nr_cpus)
-{
-	cpu_set_t old, one;
-
-	if (!syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
-		return 0;
-	/* Fallback: running on each CPU in turn implies that each CPU left
-	 * any preempt-disabled section it was in when the flip happened. */
-	if (sched_getaffinity(0, sizeof(old), &old))
-		return -errno;
-	for (int cpu = 0; cpu < nr_cpus && cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &old))
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (!sched_setaffinity(0, sizeof(one), &one))
-			sched_yield();
-	}
-	return sched_setaffinity(0, sizeof(old), &old) ? -errno : 0;
 }
 
 static int interval_data__reserve(struct interval_data *d, size_t nr)
@@ -216,11 +230,13 @@ static int take_slots(struct collector *c, __u32 g, struct interval_data *d)
 	__u32 idx;
 	int err;
 
-	err = interval_data__reserve(d, d->nr + c->nr_cpus);
+	err = interval_data__reserve(d, d->nr + c->nr_cpus * BPMC_SLOT_WAYS);
 	if (err)
 		return err;
-	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-		idx = cpu * BPMC_GENERATIONS + g;
+	for (int i = 0; i < c->nr_cpus * BPMC_SLOT_WAYS; i++) {
+		int cpu = i / BPMC_SLOT_WAYS, way = i % BPMC_SLOT_WAYS;
+
+		idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS + way;
 		if (bpf_map_lookup_elem(fd, &idx, s))
 			return -errno;
 		if (!s->key.cgroup_id)
@@ -255,17 +271,24 @@ static int take_drops(struct collector *c, struct interval_data *d)
 	return 0;
 }
 
-int collector__take_interval(struct collector *c, struct interval_data *d)
+int collector__flush_cpu(struct collector *c, int cpu)
 {
-	__u32 old = c->skel->data->control.gen & 1;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
+		    .cpu = cpu);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.flush),
+				   &opts))
+		return -errno;
+	return 0;
+}
+
+int collector__take_retired(struct collector *c, struct interval_data *d)
+{
+	__u32 old = c->gen;
 	struct bpf_map *map;
 	int err;
 
-	__atomic_store_n(&c->skel->data->control.gen, old ^ 1,
-			 __ATOMIC_SEQ_CST);
-	err = wait_for_programs(c->nr_cpus);
-	if (err)
-		return err;
+	c->gen ^= 1;
 	d->nr = 0;
 	map = old ? c->skel->maps.counts_1 : c->skel->maps.counts_0;
 	err = take_counts(bpf_map__fd(map), d, bpf_map__max_entries(map));

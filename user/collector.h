@@ -15,6 +15,8 @@ struct collector_opts {
 	bool key_tid; /* thread rows requested */
 	uint32_t max_keys; /* distinct keys per interval */
 	int nr_events;
+	bool exact; /* read counters at context switches */
+	int leader[BPMC_MAX_EVENTS]; /* each event's group leader */
 };
 
 /* What one interval attributed: one entry per distinct key. */
@@ -29,13 +31,20 @@ struct collector;
 
 /* Opens, configures and loads the BPF object; prints why on failure. */
 int collector__load(struct collector **out, const struct collector_opts *opts);
-/* Attaches the overflow program to every fd, cookie = event index. */
+/*
+ * Puts every fd in the counters map, then attaches: an overflow program
+ * per sampling leader fd, or the context-switch program in exact mode.
+ */
 int collector__attach(struct collector *c, const struct counters *counters);
 /*
- * Ends the current interval: retires the live generation, waits until no
- * program can still write into it, and moves its contents into data.
+ * Ends the interval on one CPU: credits what is pending there (exact
+ * mode) and flips the CPU's generation. Call it on every online CPU, each
+ * time from that CPU so that reading its fds right after sees the same
+ * instant, then take the retired generation.
  */
-int collector__take_interval(struct collector *c, struct interval_data *data);
+int collector__flush_cpu(struct collector *c, int cpu);
+/* Moves the retired generation's contents into data, emptying it. */
+int collector__take_retired(struct collector *c, struct interval_data *data);
 void collector__destroy(struct collector *c);
 
 void interval_data__free(struct interval_data *data);

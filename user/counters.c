@@ -134,17 +134,20 @@ const char *counters__open_reason(const struct event *ev,
 	}
 }
 
+/* Group members count; only their leader samples. */
 static void attr_for_cpu(struct perf_event_attr *attr, const struct event *ev,
-			 const struct counter_opts *opts)
+			 bool member, const struct counter_opts *opts)
 {
 	*attr = ev->attr;
 	attr->size = sizeof(*attr);
-	attr->disabled = 1;
+	/* A member follows its leader: disabled on its own, it was
+	 * measured here never to be scheduled in, even when enabled. */
+	attr->disabled = !member;
 	attr->inherit = 0;
 	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			    PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->sample_type = 0;
-	if (!opts->sampling) {
+	if (!opts->sampling || member) {
 		attr->sample_period = 0;
 		attr->freq = 0;
 		return;
@@ -165,7 +168,8 @@ int counters__open(struct counters *c, const struct event_list *events,
 {
 	struct perf_event_attr attr;
 	bool cpus[MAX_CPUS];
-	int n, fd, opened, err;
+	int fd, opened, err;
+	size_t n;
 
 	memset(c, 0, sizeof(*c));
 	c->nr_cpus = libbpf_num_possible_cpus();
@@ -173,39 +177,54 @@ int counters__open(struct counters *c, const struct event_list *events,
 		p_err("cannot count possible CPUs: %s", strerror(-c->nr_cpus));
 		return c->nr_cpus < 0 ? c->nr_cpus : -ERANGE;
 	}
-	c->nr_events = events->nr;
-	n = c->nr_events * c->nr_cpus;
+	c->nr_events = events->nr < BPMC_MAX_EVENTS ? events->nr :
+						      BPMC_MAX_EVENTS;
+	for (int e = 0; e < c->nr_events; e++)
+		c->leader[e] = events->ev[e].leader;
+	n = (size_t)c->nr_events * c->nr_cpus;
 	c->fd = malloc(n * sizeof(*c->fd));
 	c->last = calloc(n, sizeof(*c->last));
 	if (!c->fd || !c->last) {
 		counters__close(c);
 		return -ENOMEM;
 	}
-	for (int i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		c->fd[i] = -1;
 
 	for (int e = 0; e < events->nr; e++) {
 		const struct event *ev = &events->ev[e];
+		bool member = ev->leader != e;
 
-		err = pmu_cpus(ev->attr.type, cpus, c->nr_cpus);
+		/* A member lives where its leader does. */
+		err = pmu_cpus(events->ev[ev->leader].attr.type, cpus,
+			       c->nr_cpus);
 		if (err) {
 			p_err("cannot read the CPUs of event '%s': %s",
 			      ev->name, strerror(-err));
 			goto fail;
 		}
-		attr_for_cpu(&attr, ev, opts);
+		attr_for_cpu(&attr, ev, member, opts);
 		opened = 0;
 		for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 			if (!cpus[cpu])
 				continue;
-			fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
-				     PERF_FLAG_FD_CLOEXEC);
+			fd = syscall(
+				SYS_perf_event_open, &attr, -1, cpu,
+				member ? c->fd[ev->leader * c->nr_cpus + cpu] :
+					 -1,
+				PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0) {
 				err = -errno;
-				p_err("cannot open event '%s' on cpu %d: %s",
-				      ev->name, cpu,
-				      counters__open_reason(ev, &attr, cpu,
-							    errno));
+				if (member &&
+				    (errno == EINVAL || errno == ENOSPC))
+					p_err("cannot open event '%s' on cpu %d: its group with '%s' does not fit the PMU's counters",
+					      ev->name, cpu,
+					      events->ev[ev->leader].name);
+				else
+					p_err("cannot open event '%s' on cpu %d: %s",
+					      ev->name, cpu,
+					      counters__open_reason(
+						      ev, &attr, cpu, errno));
 				goto fail;
 			}
 			c->fd[e * c->nr_cpus + cpu] = fd;
@@ -224,12 +243,15 @@ fail:
 	return err;
 }
 
+/* Through each group leader, which carries its members along. */
 static int counters__ioctl_all(struct counters *c, unsigned long req)
 {
 	int n = c->nr_events * c->nr_cpus;
 
 	for (int i = 0; i < n; i++) {
-		if (c->fd[i] >= 0 && ioctl(c->fd[i], req, 0))
+		if (c->fd[i] < 0 || c->leader[i / c->nr_cpus] != i / c->nr_cpus)
+			continue;
+		if (ioctl(c->fd[i], req, PERF_IOC_FLAG_GROUP))
 			return -errno;
 	}
 	return 0;
@@ -258,31 +280,37 @@ void counters__close(struct counters *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int counters__read_delta(struct counters *c, struct counter_reading *delta,
-			 uint64_t *scaled)
+bool counters__has_cpu(const struct counters *c, int cpu)
+{
+	for (int e = 0; e < c->nr_events; e++) {
+		if (c->fd[e * c->nr_cpus + cpu] >= 0)
+			return true;
+	}
+	return false;
+}
+
+void counter_totals__reset(struct counter_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t)
 {
 	struct counter_reading now, d;
 	int i;
 
 	for (int e = 0; e < c->nr_events; e++) {
-		memset(&delta[e], 0, sizeof(delta[e]));
-		if (scaled)
-			scaled[e] = 0;
-		for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-			i = e * c->nr_cpus + cpu;
-			if (c->fd[i] < 0)
-				continue;
-			if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
-				return -errno ?: -EIO;
-			d = counter_delta(&now, &c->last[i]);
-			c->last[i] = now;
-			delta[e].value += d.value;
-			delta[e].enabled += d.enabled;
-			delta[e].running += d.running;
-			if (scaled)
-				scaled[e] += counter_scale(d.value, d.enabled,
-							   d.running);
-		}
+		i = e * c->nr_cpus + cpu;
+		if (c->fd[i] < 0)
+			continue;
+		if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
+			return errno ? -errno : -EIO;
+		d = counter_delta(&now, &c->last[i]);
+		c->last[i] = now;
+		t->raw[e].value += d.value;
+		t->raw[e].enabled += d.enabled;
+		t->raw[e].running += d.running;
+		t->scaled[e] += counter_scale(d.value, d.enabled, d.running);
 	}
 	return 0;
 }

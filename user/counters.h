@@ -26,6 +26,7 @@ struct counters {
 	int nr_cpus; /* possible CPUs: the fd array stride */
 	int *fd; /* [event * nr_cpus + cpu], -1 if unused */
 	struct counter_reading *last; /* same layout */
+	int leader[BPMC_MAX_EVENTS];
 };
 
 /* Opens every event on every CPU its PMU covers; prints why on failure. */
@@ -35,13 +36,20 @@ int counters__enable(struct counters *c);
 int counters__disable(struct counters *c);
 void counters__close(struct counters *c);
 
+/* One interval's counts per event, summed over CPUs. */
+struct counter_totals {
+	struct counter_reading raw[BPMC_MAX_EVENTS];
+	uint64_t scaled[BPMC_MAX_EVENTS]; /* per-CPU scaled, then summed */
+};
+
+void counter_totals__reset(struct counter_totals *t);
+/* True when some event is open on cpu. */
+bool counters__has_cpu(const struct counters *c, int cpu);
 /*
- * Reads every fd and fills delta[event] with the change since the last
- * call, summed over CPUs; scaled[event] (if not NULL) gets the sum of the
- * per-CPU counts scaled for multiplexing.
+ * Reads cpu's fds and adds each event's change since the last read of
+ * that CPU to t.
  */
-int counters__read_delta(struct counters *c, struct counter_reading *delta,
-			 uint64_t *scaled);
+int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t);
 
 /*
  * Why perf_event_open(attr, cpu) of ev failed with errno err, in words.

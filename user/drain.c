@@ -86,10 +86,39 @@ static const char *scope_name(unsigned scope)
 	return "?";
 }
 
-static int emit(struct sink *sink, unsigned scope, const struct bpmc_key *key,
-		const struct bpmc_value *sum, const char *comm,
-		const struct event_list *events,
-		const struct counter_reading *mux)
+struct drain_ctx {
+	const struct interval_data *d;
+	const size_t *order;
+	const struct event_list *events;
+	const struct counter_totals *totals;
+	struct sink *sink;
+	struct drain_sums *sums;
+};
+
+/*
+ * Counts read from a counter (exact mode, group members) carry their own
+ * enabled/running times; sampled periods take the interval's.
+ */
+static uint64_t scaled_count(const struct bpmc_counts *c,
+			     const struct counter_reading *mux)
+{
+	if (c->enabled)
+		return counter_scale(c->count, c->enabled, c->running);
+	return counter_scale(c->count, mux->enabled, mux->running);
+}
+
+static double running_pct(const struct counter_reading *mux)
+{
+	return mux->enabled ? 100.0 * mux->running / mux->enabled : 0.0;
+}
+
+static int scope_index(unsigned scope)
+{
+	return scope == SCOPE_CGROUP ? 0 : scope == SCOPE_PROCESS ? 1 : 2;
+}
+
+static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
+		const struct bpmc_value *sum, const char *comm)
 {
 	struct row r = {
 		.scope = scope_name(scope),
@@ -99,16 +128,19 @@ static int emit(struct sink *sink, unsigned scope, const struct bpmc_key *key,
 		.tid = scope == SCOPE_THREAD ? (int64_t)key->tid : -1,
 		.comm = scope == SCOPE_CGROUP ? NULL : comm,
 	};
+	const struct counter_reading *mux;
 	int err;
 
-	for (int e = 0; e < events->nr; e++) {
-		r.count = counter_scale(sum->ev[e].count, mux[e].enabled,
-					mux[e].running);
+	for (int e = 0; e < x->events->nr; e++) {
+		mux = &x->totals->raw[e];
+		r.count = scaled_count(&sum->ev[e], mux);
 		if (!r.count)
 			continue;
-		r.event = events->ev[e].name;
+		r.event = x->events->ev[e].name;
 		r.samples = sum->ev[e].samples;
-		err = sink->ops->write_row(sink, &r);
+		r.running_pct = running_pct(mux);
+		x->sums->scope[scope_index(scope)][e] += r.count;
+		err = x->sink->ops->write_row(x->sink, &r);
 		if (err)
 			return err;
 	}
@@ -120,29 +152,30 @@ static void value_add(struct bpmc_value *sum, const struct bpmc_value *v)
 	for (int e = 0; e < BPMC_MAX_EVENTS; e++) {
 		sum->ev[e].count += v->ev[e].count;
 		sum->ev[e].samples += v->ev[e].samples;
+		sum->ev[e].enabled += v->ev[e].enabled;
+		sum->ev[e].running += v->ev[e].running;
 	}
 }
 
-static int write_scope(const struct interval_data *d, const size_t *order,
-		       unsigned scope, const struct event_list *events,
-		       const struct counter_reading *mux, struct sink *sink)
+static int write_scope(struct drain_ctx *x, unsigned scope)
 {
-	struct bpmc_value sum;
+	const struct interval_data *d = x->d;
 	const struct bpmc_key *first;
 	char comm[BPMC_COMM_LEN];
+	struct bpmc_value sum;
 	size_t i = 0, j;
 	int err;
 
 	while (i < d->nr) {
-		first = &d->keys[order[i]];
+		first = &d->keys[x->order[i]];
 		memset(&sum, 0, sizeof(sum));
-		tasks__comm(first->tgid, first->tid, d->values[order[i]].comm,
-			    comm);
+		tasks__comm(first->tgid, first->tid,
+			    d->values[x->order[i]].comm, comm);
 		for (j = i;
-		     j < d->nr && same_row(first, &d->keys[order[j]], scope);
+		     j < d->nr && same_row(first, &d->keys[x->order[j]], scope);
 		     j++)
-			value_add(&sum, &d->values[order[j]]);
-		err = emit(sink, scope, first, &sum, comm, events, mux);
+			value_add(&sum, &d->values[x->order[j]]);
+		err = emit(x, scope, first, &sum, comm);
 		if (err)
 			return err;
 		i = j;
@@ -150,25 +183,56 @@ static int write_scope(const struct interval_data *d, const size_t *order,
 	return 0;
 }
 
+/* One row per event: the fds' own total, the yardstick of the others. */
+static int write_system(struct drain_ctx *x)
+{
+	struct row r = { .scope = "system", .pid = -1, .tid = -1 };
+	int err;
+
+	for (int e = 0; e < x->events->nr; e++) {
+		r.event = x->events->ev[e].name;
+		r.count = x->totals->scaled[e];
+		r.running_pct = running_pct(&x->totals->raw[e]);
+		r.samples = 0;
+		for (size_t i = 0; i < x->d->nr; i++)
+			r.samples += x->d->values[i].ev[e].samples;
+		x->sums->system[e] = r.count;
+		err = x->sink->ops->write_row(x->sink, &r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int drain__write_rows(struct interval_data *d, unsigned scopes,
 		      const struct event_list *events,
-		      const struct counter_reading *mux, struct sink *sink)
+		      const struct counter_totals *totals, struct sink *sink,
+		      struct drain_sums *sums)
 {
 	static const unsigned order_of_scopes[] = { SCOPE_CGROUP, SCOPE_PROCESS,
 						    SCOPE_THREAD };
 	size_t *order = malloc((d->nr ? d->nr : 1) * sizeof(*order));
-	int err = 0;
+	struct drain_ctx x = {
+		.d = d,
+		.order = order,
+		.events = events,
+		.totals = totals,
+		.sink = sink,
+		.sums = sums,
+	};
+	int err;
 
 	if (!order)
 		return -ENOMEM;
+	memset(sums, 0, sizeof(*sums));
 	for (size_t i = 0; i < d->nr; i++)
 		order[i] = i;
 	sort_data = d;
 	qsort(order, d->nr, sizeof(*order), index_cmp);
+	err = write_system(&x);
 	for (size_t s = 0; s < ARRAY_SIZE(order_of_scopes) && !err; s++) {
 		if (scopes & order_of_scopes[s])
-			err = write_scope(d, order, order_of_scopes[s], events,
-					  mux, sink);
+			err = write_scope(&x, order_of_scopes[s]);
 	}
 	free(order);
 	return err;

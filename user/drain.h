@@ -19,13 +19,21 @@ enum scope {
 /* Parses "cgroup,process,thread" into a mask; -EINVAL names nothing. */
 int scopes_parse(const char *list, unsigned *mask, char *bad, size_t badlen);
 
+/* What one interval's rows add up to, per event, for the checks. */
+struct drain_sums {
+	uint64_t system[BPMC_MAX_EVENTS];
+	uint64_t scope[3][BPMC_MAX_EVENTS]; /* cgroup, process, thread */
+};
+
 /*
- * Sorts and merges the interval's entries and writes one row per scope,
- * key and event with a non-zero count. mux[event] carries the interval's
- * enabled/running sums that scale the sampled counts.
+ * Writes a system row per event (the fds' scaled total), then sorts and
+ * merges the interval's entries into one row per scope, key and event
+ * with a non-zero count. totals carries the interval's per-event
+ * enabled/running sums that scale sampled counts and make running_pct.
  */
 int drain__write_rows(struct interval_data *data, unsigned scopes,
 		      const struct event_list *events,
-		      const struct counter_reading *mux, struct sink *sink);
+		      const struct counter_totals *totals, struct sink *sink,
+		      struct drain_sums *sums);
 
 #endif

@@ -246,7 +246,8 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 {
 	char name[EVENT_NAME_LEN];
 	const char *p = spec;
-	int ret;
+	int ret, group = -1;
+	size_t n;
 
 	list->nr = 0;
 	if (!*spec) {
@@ -255,15 +256,37 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 	}
 	for (;;) {
 		const char *start = p;
+		bool closes = false;
 
+		if (*p == '{') {
+			if (group >= 0) {
+				snprintf(
+					err, errlen,
+					"nested '{' in '%s': groups do not nest",
+					spec);
+				return -EINVAL;
+			}
+			group = list->nr;
+			p++;
+		}
 		p = next_name(p, name, sizeof(name));
 		if (!p) {
 			snprintf(err, errlen,
 				 "event name '%.40s...' is too long", start);
 			return -ENAMETOOLONG;
 		}
+		n = strlen(name);
+		if (n && name[n - 1] == '}') {
+			name[--n] = '\0';
+			closes = true;
+		}
 		if (!*name) {
 			snprintf(err, errlen, "empty event name in '%s'", spec);
+			return -EINVAL;
+		}
+		if (strpbrk(name, "{}") || (closes && group < 0)) {
+			snprintf(err, errlen, "unbalanced braces in '%s'",
+				 spec);
 			return -EINVAL;
 		}
 		if (list->nr == BPMC_MAX_EVENTS) {
@@ -282,9 +305,16 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 		ret = events__encode(name, &list->ev[list->nr], err, errlen);
 		if (ret)
 			return ret;
+		list->ev[list->nr].leader = group >= 0 ? group : list->nr;
 		list->nr++;
+		if (closes)
+			group = -1;
 		if (!*p++)
 			break;
+	}
+	if (group >= 0) {
+		snprintf(err, errlen, "unclosed '{' in '%s'", spec);
+		return -EINVAL;
 	}
 	return 0;
 }

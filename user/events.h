@@ -18,6 +18,7 @@ struct event {
 	char fstr[EVENT_NAME_LEN]; /* fully qualified, as encoded */
 	struct perf_event_attr attr;
 	bool own_period; /* :period= or :freq= in the name */
+	int leader; /* index of its group's leader; its own if alone */
 };
 
 struct event_list {
@@ -34,7 +35,8 @@ int events__encode(const char *name, struct event *ev, char *err,
 
 /*
  * Splits a comma-separated list (commas inside PMU/.../ stay) and encodes
- * every name. On failure err holds a one-line message.
+ * every name. Braces make a group: "{cycles,instructions},cache-misses".
+ * On failure err holds a one-line message.
  */
 int events__parse_list(const char *spec, struct event_list *list, char *err,
 		       size_t errlen);

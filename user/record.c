@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpmc record: names -> attrs -> fds -> maps -> rows -> CSV, per interval. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <linux/capability.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -17,24 +15,14 @@
 #include "collector.h"
 #include "commands.h"
 #include "counters.h"
+#include "check.h"
 #include "drain.h"
 #include "events.h"
+#include "record.h"
 #include "sink_csv.h"
 #include "util.h"
 
 #define MAX_RATE_SYSCTL "/proc/sys/kernel/perf_event_max_sample_rate"
-
-struct record_env {
-	const char *events;
-	const char *output;
-	const char *pmu;
-	long interval_ms;
-	long duration_s;
-	uint64_t period;
-	long freq;
-	long max_keys;
-	unsigned scopes;
-};
 
 struct record {
 	struct record_env env;
@@ -48,6 +36,8 @@ struct record {
 	uint64_t rows;
 	uint64_t drops[BPMC_DROP_NR];
 	long max_rate;
+	struct check check;
+	cpu_set_t affinity; /* ours, restored after each flush round */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -55,140 +45,6 @@ static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig)
 {
 	stop_requested = 1;
-}
-
-static const char record_usage[] =
-	"usage: bpmc record [-e EVENTS] [-I MS] [-d SECONDS] [-o PATH] [-c N | -F HZ]\n"
-	"                   [--by cgroup,process,thread] [--max-keys N] [--pmu TABLE] [-v]\n"
-	"  -e, --events LIST   events to count (default: cycles,instructions, or\n"
-	"                      cpu-clock without a hardware PMU)\n"
-	"  -I, --interval MS   export interval in milliseconds (default 1000)\n"
-	"  -d, --duration S    stop after S seconds (default: until SIGINT/SIGTERM)\n"
-	"  -o, --output PATH   CSV file, .gz compresses, - is stdout\n"
-	"                      (default bpmc-HOST-YYYYmmddTHHMMSSZ.csv)\n"
-	"  -c, --period N      sample every N events\n"
-	"  -F, --freq HZ       sample HZ times a second per CPU (default 997:\n"
-	"                      a prime, so periodic work cannot alias with it)\n"
-	"      --by SCOPES     row scopes: cgroup,process,thread (default cgroup,process)\n"
-	"      --max-keys N    distinct keys per interval the maps hold (default 16384)\n"
-	"      --pmu TABLE     force libpfm's core PMU table\n"
-	"  -v, --verbose       libbpf's messages too\n";
-
-static int usage_error(const char *fmt, const char *what)
-{
-	fprintf(stderr, "bpmc: ");
-	fprintf(stderr, fmt, what);
-	fprintf(stderr, " (see 'bpmc record --help')\n");
-	return EXIT_USAGE;
-}
-
-static int parse_args(int argc, char **argv, struct record_env *env)
-{
-	static const struct option opts[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "period", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "max-keys", required_argument, NULL, 'k' },
-		{ "pmu", required_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	char bad[256];
-	int opt;
-
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":e:I:d:o:c:F:vh", opts, NULL)) !=
-	       -1) {
-		switch (opt) {
-		case 'e':
-			env->events = optarg;
-			break;
-		case 'I':
-			if (parse_long(optarg, 1, 3600 * 1000,
-				       &env->interval_ms))
-				return usage_error(
-					"invalid interval '-I %s': want 1 to 3600000 ms",
-					optarg);
-			break;
-		case 'd':
-			if (parse_long(optarg, 1, 100L * 365 * 86400,
-				       &env->duration_s))
-				return usage_error(
-					"invalid duration '-d %s': want a positive number of seconds",
-					optarg);
-			break;
-		case 'o':
-			env->output = optarg;
-			break;
-		case 'c':
-			if (parse_u64(optarg, &env->period) || !env->period)
-				return usage_error(
-					"invalid period '-c %s': want a positive count",
-					optarg);
-			break;
-		case 'F':
-			if (parse_long(optarg, 1, 1000000, &env->freq))
-				return usage_error(
-					"invalid frequency '-F %s': want 1 to 1000000 Hz",
-					optarg);
-			break;
-		case 'b':
-			if (scopes_parse(optarg, &env->scopes, bad,
-					 sizeof(bad)))
-				return usage_error(
-					"invalid scope '%s' in --by: want cgroup, process or thread",
-					bad);
-			break;
-		case 'k':
-			if (parse_long(optarg, 1, 1 << 24, &env->max_keys))
-				return usage_error(
-					"invalid '--max-keys %s': want 1 to 16777216",
-					optarg);
-			break;
-		case 'p':
-			env->pmu = optarg;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			exit(0);
-		default:
-			return usage_bad_option("record", opt,
-						argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	return 0;
-}
-
-/* True when the effective capabilities cover BPF and perf_event. */
-static bool has_capabilities(char *missing, size_t len)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {};
-	bool admin, bpf, perfmon;
-
-	if (syscall(SYS_capget, &hdr, data))
-		return true; /* cannot tell: let the kernel decide */
-#define HAS(cap) (data[(cap) / 32].effective & (1u << ((cap) % 32)))
-	admin = HAS(CAP_SYS_ADMIN);
-	bpf = HAS(CAP_BPF) || admin;
-	perfmon = HAS(CAP_PERFMON) || admin;
-#undef HAS
-	snprintf(missing, len, "%s%s%s", bpf ? "" : "CAP_BPF",
-		 !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
-	return bpf && perfmon;
 }
 
 static void default_output(struct record *r)
@@ -223,19 +79,46 @@ static void report_drops(struct record *r, const uint64_t *drops)
 		r->drops[i] += drops[i];
 }
 
+/*
+ * Ends the interval on every CPU: from the CPU itself, flush what BPF has
+ * pending there and read its fds right away, so both see one instant
+ * (nothing else runs there meanwhile). Where we may not run, the flush
+ * goes by IPI instead.
+ */
+static int flush_all_cpus(struct record *r, struct counter_totals *t)
+{
+	cpu_set_t one;
+	int err = 0;
+
+	counter_totals__reset(t);
+	for (int cpu = 0; cpu < r->counters.nr_cpus && !err; cpu++) {
+		if (!counters__has_cpu(&r->counters, cpu))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		err = collector__flush_cpu(r->collector, cpu);
+		if (!err)
+			err = counters__read_cpu(&r->counters, cpu, t);
+	}
+	sched_setaffinity(0, sizeof(r->affinity), &r->affinity);
+	return err;
+}
+
 static int write_interval(struct record *r, uint64_t length_ns)
 {
-	struct counter_reading mux[BPMC_MAX_EVENTS];
 	struct interval_info info = {
 		.end_realtime_ns = clock_ns(CLOCK_REALTIME),
 		.length_ns = length_ns,
 		.host = r->host,
 	};
+	struct counter_totals totals;
+	struct drain_sums sums;
 	int err;
 
-	err = counters__read_delta(&r->counters, mux, NULL);
+	err = flush_all_cpus(r, &totals);
 	if (!err)
-		err = collector__take_interval(r->collector, &r->data);
+		err = collector__take_retired(r->collector, &r->data);
 	if (err) {
 		p_err("cannot read the interval's counts: %s", strerror(-err));
 		return err;
@@ -246,11 +129,13 @@ static int write_interval(struct record *r, uint64_t length_ns)
 	err = r->sink.ops->begin_interval(&r->sink, &info);
 	if (!err)
 		err = drain__write_rows(&r->data, r->env.scopes, &r->events,
-					mux, &r->sink);
+					&totals, &r->sink, &sums);
 	if (!err)
 		err = r->sink.ops->end_interval(&r->sink);
 	if (err)
 		p_err("cannot write to '%s': %s", r->path, strerror(-err));
+	else
+		check__interval(&r->check, &sums, r->env.scopes, r->events.nr);
 	return err;
 }
 
@@ -293,15 +178,27 @@ static int record_setup(struct record *r)
 	struct counter_opts copts = {
 		.period = r->env.period,
 		.freq = r->env.freq,
-		.sampling = true,
+		.sampling = !r->env.exact,
 	};
 	struct collector_opts bopts = {
 		.key_tgid = r->env.scopes & (SCOPE_PROCESS | SCOPE_THREAD),
 		.key_tid = r->env.scopes & SCOPE_THREAD,
 		.max_keys = r->env.max_keys,
 		.nr_events = r->events.nr,
+		.exact = r->env.exact,
 	};
 	int err;
+
+	for (int e = 0; e < r->events.nr; e++) {
+		bopts.leader[e] = r->events.ev[e].leader;
+		if (r->env.exact && r->events.ev[e].own_period) {
+			p_err("event '%s' sets a period or frequency, which has no meaning with --mode exact",
+			      r->events.ev[e].name);
+			return -EINVAL;
+		}
+	}
+	if (sched_getaffinity(0, sizeof(r->affinity), &r->affinity))
+		return -errno;
 
 	err = counters__open(&r->counters, &r->events, &copts);
 	if (err)
@@ -348,16 +245,18 @@ int cmd_record(int argc, char **argv)
 			.freq = 997,
 			.max_keys = 16384,
 			.scopes = SCOPE_CGROUP | SCOPE_PROCESS,
+			.tolerance_pct = 0.1,
 		},
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	char missing[64];
 	int err, ret = EXIT_USAGE;
 
-	err = parse_args(argc, argv, &r.env);
+	err = record_parse_args(argc, argv, &r.env);
 	if (err)
 		return err;
-	if (!has_capabilities(missing, sizeof(missing))) {
+	r.check.tolerance_pct = r.env.tolerance_pct;
+	if (!record_has_capabilities(missing, sizeof(missing))) {
 		p_err("record needs root, or %s (this process lacks them)",
 		      missing);
 		return EXIT_USAGE;
@@ -395,6 +294,13 @@ int cmd_record(int argc, char **argv)
 	err = record_loop(&r);
 	if (!err)
 		ret = 0;
+	/* Sampling error is statistical: report it, never fail on it. */
+	if (!err && r.env.check &&
+	    !check__report(&r.check, &r.events, r.env.scopes) && r.env.exact) {
+		p_err("check failed: a discrepancy is above %.4g%%",
+		      r.env.tolerance_pct);
+		ret = 1;
+	}
 cleanup:
 	if (r.counters.fd)
 		counters__disable(&r.counters);

@@ -5,7 +5,10 @@
 
 #include <stdint.h>
 
-/* One exported row; NULL strings and negative ids are written empty. */
+/*
+ * One exported row; NULL strings, negative pid/tid and a zero cgroup_id
+ * (system rows) are written empty.
+ */
 struct row {
 	const char *scope;
 	uint64_t cgroup_id;
@@ -16,6 +19,7 @@ struct row {
 	const char *event;
 	uint64_t count;
 	uint64_t samples;
+	double running_pct; /* the event's time running / enabled, in % */
 };
 
 struct interval_info {

@@ -71,9 +71,11 @@ size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
 	csv_time(t, sizeof(t), info->end_realtime_ns);
 	pos = snprintf(out, len, "%s,", t);
 	pos = csv_field(out, len, pos, info->host);
-	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%s,%" PRIu64 ",",
-			(info->length_ns + 500000) / 1000000, r->scope,
-			r->cgroup_id);
+	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%s,",
+			(info->length_ns + 500000) / 1000000, r->scope);
+	pos = append_id(out, len, pos,
+			r->cgroup_id ? (int64_t)r->cgroup_id : -1);
+	out[pos++] = ',';
 	pos = csv_field(out, len, pos, r->cgroup);
 	out[pos++] = ',';
 	pos = append_id(out, len, pos, r->pid);
@@ -83,8 +85,8 @@ size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
 	pos = csv_field(out, len, pos, r->comm);
 	out[pos++] = ',';
 	pos = csv_field(out, len, pos, r->event);
-	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%" PRIu64 "\n",
-			r->count, r->samples);
+	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%" PRIu64 ",%.1f\n",
+			r->count, r->samples, r->running_pct);
 	return pos;
 }
 

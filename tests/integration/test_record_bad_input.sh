@@ -41,6 +41,12 @@ expect_refusal "'--bogus'" --bogus "${O[@]}"
 expect_refusal "'-d'" "${O[@]}" -d
 expect_refusal "'pod'" --by cgroup,pod "${O[@]}"
 expect_refusal "'stray'" "${O[@]}" stray
+expect_refusal "'--mode bogus'" --mode bogus "${O[@]}"
+expect_refusal "'-c'" --mode exact -c 1000 "${O[@]}"
+expect_refusal "'-F'" --mode exact -F 99 "${O[@]}"
+expect_refusal "'cpu-clock:period=1000'" --mode exact -e cpu-clock:period=1000 "${O[@]}"
+expect_refusal "'--check=abc'" --check=abc "${O[@]}"
+expect_refusal "'{cpu-clock,task-clock'" -e '{cpu-clock,task-clock' "${O[@]}"
 expect_refusal "/nonexistent-dir/x.csv" -o /nonexistent-dir/x.csv
 expect_refusal "'$TMP'" -o "$TMP"
 # Default file name: a refused run must not create bpmc-HOST-*.csv here.

@@ -95,7 +95,42 @@ static void test_scale_saturates(void)
 		  UINT64_MAX, "saturates near max");
 }
 
+/* Cumulative readings over intervals: deltas telescope to the total. */
+static void test_deltas_across_intervals(void)
+{
+	static const struct counter_reading seq[] = {
+		{ 0, 0, 0 },	    { 1000, 100, 100 }, /* fully running */
+		{ 1500, 200, 150 }, /* half running: 500 seen in 50 */
+		{ 1500, 300, 150 }, /* not running at all */
+		{ 4500, 400, 250 },
+	};
+	uint64_t sum_scaled = 0, sum_value = 0;
+
+	for (size_t i = 1; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		struct counter_reading d = counter_delta(&seq[i], &seq[i - 1]);
+
+		sum_value += d.value;
+		sum_scaled += counter_scale(d.value, d.enabled, d.running);
+	}
+	ASSERT_EQ(sum_value, 4500, "raw deltas add up to the last reading");
+	/* 1000 + 500*2 + 0 (never ran) + 3000 */
+	ASSERT_EQ(sum_scaled, 5000, "each interval scaled on its own");
+}
+
+/* Members of a group share time slices: their ratio survives scaling. */
+static void test_group_ratio(void)
+{
+	uint64_t cycles = counter_scale(3000000, 1000, 250);
+	uint64_t instructions = counter_scale(6000000, 1000, 250);
+
+	ASSERT_EQ(cycles, 12000000, "leader scaled x4");
+	ASSERT_EQ(instructions, 24000000, "member scaled x4");
+	ASSERT_EQ(instructions / cycles, 2, "IPC unchanged");
+}
+
 static const struct subtest tests[] = {
+	{ "deltas_across_intervals", test_deltas_across_intervals },
+	{ "group_ratio", test_group_ratio },
 	{ "scale_saturates", test_scale_saturates },
 	{ "scale_full", test_scale_full },
 	{ "scale_never_ran", test_scale_never_ran },

@@ -153,12 +153,13 @@ static void test_row_cgroup(void)
 		.event = "cpu-clock",
 		.count = 123456,
 		.samples = 12,
+		.running_pct = 87.54,
 	};
 
 	in.end_realtime_ns = known_ns(123000000);
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.123Z,node1,1000,cgroup,4242,"
-		  "/system.slice/sshd.service,,,,cpu-clock,123456,12\n",
+		  "/system.slice/sshd.service,,,,cpu-clock,123456,12,87.5\n",
 		  "cgroup row");
 }
 
@@ -175,12 +176,13 @@ static void test_row_process(void)
 		.event = "page-faults",
 		.count = 7,
 		.samples = 7,
+		.running_pct = 100.0,
 	};
 
 	in.end_realtime_ns = known_ns(0);
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.000Z,node1,1000,process,1,/,1234,,nginx,"
-		  "page-faults,7,7\n",
+		  "page-faults,7,7,100.0\n",
 		  "process row");
 }
 
@@ -203,13 +205,13 @@ static void test_row_thread(void)
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,0,0,swapper,"
-		"cycles,18446744073709551615,0\n",
+		"cycles,18446744073709551615,0,0.0\n",
 		"thread row");
 	r.pid = 4194304;
 	r.tid = 4194305;
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,4194304,"
-		  "4194305,swapper,cycles,18446744073709551615,0\n",
+		  "4194305,swapper,cycles,18446744073709551615,0,0.0\n",
 		  "large ids");
 }
 
@@ -232,7 +234,7 @@ static void test_row_quoting(void)
 	in.end_realtime_ns = known_ns(0);
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.000Z,\"h\"\"1\",1000,thread,5,\"/x,y\","
-		  "10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1\n",
+		  "10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1,0.0\n",
 		  "quoted fields");
 }
 
@@ -252,7 +254,7 @@ static void test_row_null_strings(void)
 	in.host = NULL;
 	in.end_realtime_ns = known_ns(0);
 	check_row(&in, &r,
-		  "2026-11-30T07:14:20.000Z,,1000,cgroup,77,,,,,e,1,0\n",
+		  "2026-11-30T07:14:20.000Z,,1000,cgroup,77,,,,,e,1,0,0.0\n",
 		  "null strings empty");
 }
 
@@ -274,6 +276,7 @@ static void test_row_interval_ms(void)
 	struct interval_info in = info;
 	struct row r = {
 		.scope = "cgroup",
+		.cgroup_id = 1,
 		.cgroup = "/",
 		.pid = -1,
 		.tid = -1,
@@ -288,10 +291,31 @@ static void test_row_interval_ms(void)
 		in.length_ns = cases[i].ns;
 		snprintf(
 			want, sizeof(want),
-			"2026-11-30T07:14:20.000Z,node1,%s,cgroup,0,/,,,,e,1,1\n",
+			"2026-11-30T07:14:20.000Z,node1,%s,cgroup,1,/,,,,e,1,1,0.0\n",
 			cases[i].ms);
 		check_row(&in, &r, want, "interval_ms");
 	}
+}
+
+/* A system row: no cgroup, no task; cgroup_id 0 is written empty. */
+static void test_row_system(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "system",
+		.pid = -1,
+		.tid = -1,
+		.event = "cpu-clock",
+		.count = 2000000000,
+		.samples = 1990,
+		.running_pct = 50.0,
+	};
+
+	in.end_realtime_ns = known_ns(0);
+	check_row(&in, &r,
+		  "2026-11-30T07:14:20.000Z,node1,1000,system,,,,,,cpu-clock,"
+		  "2000000000,1990,50.0\n",
+		  "system row");
 }
 
 static void test_row_matches_header(void)
@@ -401,6 +425,7 @@ static const struct subtest tests[] = {
 	{ "row_null_strings", test_row_null_strings },
 	{ "row_interval_ms", test_row_interval_ms },
 	{ "row_matches_header", test_row_matches_header },
+	{ "row_system", test_row_system },
 	{ "path_writable", test_path_writable },
 	{ "path_existing", test_path_existing },
 	{ 0 },

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Case 2: what exact mode adds to context switches. A two-process pipe
+# ping-pong, the processes in two cgroups, run bare and under
+# `bpmc record --mode exact` (1 event, then 4), alternated, PAIRS times.
+# Also the context-switch program's ns/run from BPF run-time statistics.
+# With PERF=1, a third arm: perf stat -a --for-each-cgroup over 100
+# cgroups with the same event.
+. "$(dirname "$0")/lib.sh"
+PAIRS=${PAIRS:-5}
+ROUNDS=${ROUNDS:-100000}
+CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+BASE=$CG2/bpmc-bench-$$
+mkdir -p "$BASE/a" "$BASE/b"
+ATEXIT_CG="$BASE"
+trap 'bench_cleanup; for d in "$BASE"/*/ "$BASE"; do rmdir "$d" 2>/dev/null; done' EXIT
+
+pingpong() {
+	"$HELPERS/pingpong" "$ROUNDS" "$BASE/a" "$BASE/b"
+}
+
+# under_bpmc EVENTS: pingpong's ns, and the switch program's ns/run.
+under_bpmc() {
+	local log=$TMP/bpmc.log t a b
+	spawn "$BPMC" record --mode exact -e "$1" -I 1000 -o /dev/null 2>"$log"
+	local pid=$SPAWNED
+	for _ in $(seq 100); do grep -q recording "$log" && break; sleep 0.1; done
+	a=$(prog_stats '$3 == "on_switch"')
+	t=$(pingpong)
+	b=$(prog_stats '$3 == "on_switch"')
+	kill -INT "$pid"
+	wait "$pid" 2>/dev/null
+	echo "$t $(echo "$a $b" | awk '{ printf "%.1f", ($3 - $1) ? ($4 - $2) / ($3 - $1) : 0 }')"
+}
+
+under_perf() {
+	local cgs="" t
+	for i in $(seq 100); do
+		mkdir -p "$BASE/p$i"
+		cgs="$cgs${cgs:+,}bpmc-bench-$$/p$i"
+	done
+	cgs="$cgs,bpmc-bench-$$/a,bpmc-bench-$$/b"
+	spawn perf stat -a -e cpu-clock --for-each-cgroup "$cgs" -o "$TMP/perf.out" -- sleep 3600
+	local pid=$SPAWNED
+	sleep 1
+	t=$(pingpong)
+	kill -INT "$pid"
+	wait "$pid" 2>/dev/null
+	echo "$t"
+}
+
+hold_bpf_stats || exit 1
+pingpong > /dev/null # warm up
+: > "$TMP/pairs"
+for i in $(seq "$PAIRS"); do
+	bare=$(pingpong)
+	read -r one ns1 < <(under_bpmc cpu-clock)
+	read -r four ns4 < <(under_bpmc cpu-clock,task-clock,page-faults,context-switches)
+	perf=0
+	[ "${PERF:-0}" = 1 ] && perf=$(under_perf)
+	echo "$bare $one $four $ns1 $ns4 $perf" >> "$TMP/pairs"
+	echo "  pair $i: bare $bare ns, exact 1 event $one ns ($ns1 ns/run), 4 events $four ns ($ns4 ns/run)${PERF:+, perf $perf ns}" >&2
+done
+awk '{ print 100 * ($2 - $1) / $1 }' "$TMP/pairs" | median | sed 's/^/switch_slowdown_1event_pct /'
+awk '{ print 100 * ($3 - $1) / $1 }' "$TMP/pairs" | median | sed 's/^/switch_slowdown_4events_pct /'
+cut -d' ' -f4 "$TMP/pairs" | median | sed 's/^/switch_prog_1event_ns /'
+cut -d' ' -f5 "$TMP/pairs" | median | sed 's/^/switch_prog_4events_ns /'
+if [ "${PERF:-0}" = 1 ]; then
+	awk '{ print 100 * ($6 - $1) / $1 }' "$TMP/pairs" | median | sed 's/^/switch_slowdown_perf_pct /'
+fi

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Exact mode under a churn of short-lived processes (300 forks a second):
+# in every interval the cgroup rows, and the process rows, of each event
+# must add up to its system row within 0.1 %, checked here from the CSV
+# and by record --check itself. Exited tasks still appear.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+start_record "$TMP/log" --mode exact --check=0.1 -e cpu-clock,context-switches \
+	-I 500 -d 6 -o "$TMP/out.csv" || exit 1
+mk_cgroup CG "bpmc-test-$$/churn" || exit 1
+spawn_in "$CG" "$HELPERS/churn" 300 4
+churn=$SPAWNED
+spawn_in "$CG" "$HELPERS/burner" 50 4
+wait "$churn" "$SPAWNED"
+wait "$RECORD_PID"
+rc=$?
+grep "check:" "$TMP/log" | sed 's/^/  /'
+[ "$rc" -eq 0 ] || fail "record --check exited $rc: $(cat "$TMP/log")"
+
+# Independently of --check: the worst interval, per scope and event.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ k = $c["time"] SUBSEP $c["event"]; s = $c["scope"]
+	  if (s == "system") sys[k] = $c["count"]; else sum[k, s] += $c["count"]
+	  ev[$c["event"]] = 1 }
+	END {
+		for (k in sys) for (si = 1; si <= 2; si++) {
+			s = si == 1 ? "cgroup" : "process"
+			d = sum[k, s] - sys[k]; if (d < 0) d = -d
+			split(k, kk, SUBSEP)
+			p = sys[k] ? 100 * d / sys[k] : 0
+			if (p > worst[kk[2], s]) worst[kk[2], s] = p
+			n++
+		}
+		bad = 0
+		for (e in ev) for (si = 1; si <= 2; si++) {
+			s = si == 1 ? "cgroup" : "process"
+			printf "  %s %s rows: worst interval %.4f %% off the system row\n", e, s, worst[e, s]
+			if (worst[e, s] > 0.1) bad = 1
+		}
+		exit bad
+	}' "$TMP/out.csv" || fail "an interval's rows do not add up to its system row within 0.1 %"
+
+# The churn's children lived a few ms each, yet they were exported.
+kids=$(awk -F, -v cg="/bpmc-test-$$/churn" -v p="$churn" '$4 == "process" && $6 == cg && $7 != p && $9 == "churn" { n[$7] = 1 }
+	END { print length(n) }' "$TMP/out.csv")
+echo "  $kids short-lived children have process rows"
+[ "$kids" -gt 600 ] || fail "only $kids of ~1200 short-lived children were exported"
+pass_or_fail

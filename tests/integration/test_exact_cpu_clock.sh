@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Exact mode, cpu-clock: two burners at known duty cycles in two cgroups.
+# Each cgroup's count must match its cpu.stat usage_usec within 1 %, and
+# --check (cgroup and process rows against the system row, 0.1 %) passes.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+start_record "$TMP/log" --mode exact --check -e cpu-clock -I 500 -d 8 -o "$TMP/out.csv" || exit 1
+mk_cgroup A "bpmc-test-$$/a" || exit 1
+mk_cgroup B "bpmc-test-$$/b" || exit 1
+a0=$(usage_usec "$A") b0=$(usage_usec "$B")
+spawn_in "$A" "$HELPERS/burner" 60 5
+pa=$SPAWNED
+spawn_in "$B" "$HELPERS/burner" 30 5
+pb=$SPAWNED
+wait "$pa" "$pb"
+a1=$(usage_usec "$A") b1=$(usage_usec "$B")
+wait "$RECORD_PID" || fail "bpmc record --check exited $?: $(cat "$TMP/log")"
+grep "check:" "$TMP/log" | sed 's/^/  /'
+
+for side in A B; do
+	cg=${!side}
+	if [ "$side" = A ]; then used=$(((a1 - a0) * 1000)); else used=$(((b1 - b0) * 1000)); fi
+	got=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$cg")")
+	err=$(awk -v a="$got" -v b="$used" 'BEGIN { printf "%+.3f", b ? 100 * (a - b) / b : 0 }')
+	echo "  cgroup $side: exact $got ns, usage_usec $used ns ($err %)"
+	within "$got" "$used" 1 || fail "cgroup $side: $got ns vs $used ns in cpu.stat (over 1 %)"
+done
+grep -qE ",process,[0-9]+,/bpmc-test-$$/a,$pa,,burner,cpu-clock," "$TMP/out.csv" ||
+	fail "no process row for burner $pa"
+pass_or_fail

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* bpmc record's options, parsed and checked before anything is opened. */
+#ifndef BPMC_RECORD_H
+#define BPMC_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct record_env {
+	const char *events;
+	const char *output;
+	const char *pmu;
+	long interval_ms;
+	long duration_s;
+	uint64_t period;
+	long freq;
+	bool freq_given;
+	long max_keys;
+	unsigned scopes;
+	bool exact; /* --mode exact */
+	bool check; /* --check */
+	double tolerance_pct; /* --check=PCT */
+};
+
+/* Fills env from argv; 0, or the exit status of a refusal (printed). */
+int record_parse_args(int argc, char **argv, struct record_env *env);
+
+/* True when the effective capabilities cover BPF and perf_event; else
+ * missing names what is lacking. */
+bool record_has_capabilities(char *missing, size_t len);
+
+#endif
