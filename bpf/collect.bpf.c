@@ -28,6 +28,12 @@ const volatile bool exact = false;
 /* Sampling mode: group_leader[m] is the sampling leader whose overflows
  * read member m, or m itself when m is not a member. */
 const volatile __u32 group_leader[BPMC_MAX_EVENTS] = {};
+/* -G: count only tasks with ancestor filter_id[i] at filter_level[i]. */
+const volatile __u32 filter_nr = 0;
+const volatile __u32 filter_level[BPMC_MAX_FILTERS] = {};
+const volatile __u64 filter_id[BPMC_MAX_FILTERS] = {};
+/* --cgroup-v1: the controller's subsystem id, or -1 for cgroup v2. */
+const volatile int v1_subsys = -1;
 
 /*
  * cgroup_epoch moves whenever a task changes cgroup, so a slot's cached
@@ -75,6 +81,12 @@ struct counts_map {
 struct counts_map counts_0 SEC(".maps");
 struct counts_map counts_1 SEC(".maps");
 
+/* New cgroups' paths, drained by user space every interval. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} new_cgroups SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, BPMC_DROP_NR);
@@ -102,9 +114,13 @@ static __always_inline void drop_slot(struct bpmc_slot *slot)
 
 static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 {
-	struct bpmc_value *v = bpf_map_lookup_elem(map, &slot->key);
+	struct bpmc_value *v;
 	struct bpmc_counts *d, *s;
 	long err;
+
+	if (slot->skip)
+		return; /* filtered out by -G: counted only to keep readings */
+	v = bpf_map_lookup_elem(map, &slot->key);
 
 	if (!v) {
 		err = bpf_map_update_elem(map, &slot->key, &slot->value,
@@ -134,25 +150,54 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 	}
 }
 
+/* The current task's cgroup in the v1 hierarchy of v1_subsys. */
+static __always_inline __u64 v1_cgroup_id(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct cgroup_subsys_state *css = NULL;
+	struct css_set *cset = BPF_CORE_READ(task, cgroups);
+	int ssid = v1_subsys;
+
+	if (ssid < 0 || ssid >= 16)
+		return 0;
+	bpf_core_read(&css, sizeof(css), &cset->subsys[ssid]);
+	return css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
+}
+
+/* -G: is the current task outside every subtree? */
+static __always_inline bool filtered_out(void)
+{
+	for (__u32 i = 0; i < BPMC_MAX_FILTERS && i < filter_nr; i++) {
+		if (bpf_get_current_ancestor_cgroup_id(filter_level[i]) ==
+		    filter_id[i])
+			return false;
+	}
+	return filter_nr > 0;
+}
+
 static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 				   __u64 pid_tgid, __u32 epoch)
 {
 	struct task_struct *task;
 	struct bpmc_key key = {
-		.cgroup_id = bpf_get_current_cgroup_id(),
+		.cgroup_id = v1_subsys >= 0 ? v1_cgroup_id() :
+					      bpf_get_current_cgroup_id(),
 		.tgid = key_tgid ? pid_tgid >> 32 : 0,
 		.tid = key_tid ? (__u32)pid_tgid : 0,
 	};
+	bool skip = filtered_out();
 
 	slot->pid_tgid = pid_tgid;
 	slot->epoch = epoch;
 	/* Another thread of the same process: same row, nothing to flush. */
 	if (slot->key.cgroup_id == key.cgroup_id &&
-	    slot->key.tgid == key.tgid && slot->key.tid == key.tid)
+	    slot->key.tgid == key.tgid && slot->key.tid == key.tid &&
+	    slot->skip == skip)
 		return;
 	if (slot->key.cgroup_id)
 		counts_add(g ? (void *)&counts_1 : (void *)&counts_0, slot);
 	slot->key = key;
+	slot->skip = skip;
 	__builtin_memset(&slot->value, 0, sizeof(slot->value));
 	/* A process row is named after its leader, not whichever thread
 	 * happened to be interrupted first. */
@@ -238,7 +283,7 @@ static __always_inline int overflow(struct bpf_perf_event_data *ctx,
 	if (!st)
 		return 0;
 	slot = current_slot(cpu, st);
-	if (!slot)
+	if (!slot || slot->skip)
 		return 0;
 	slot->value.ev[ev].count += ctx->sample_period;
 	slot->value.ev[ev].samples += 1;
@@ -312,6 +357,28 @@ int flush(void *ctx)
 	if (exact)
 		exact_credit(cpu, st);
 	st->gen ^= 1;
+	return 0;
+}
+
+/*
+ * A cgroup is made: keep its path, which user space could not find any
+ * more if the cgroup is gone before the interval ends.
+ */
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
+{
+	struct bpmc_cgroup_event *e;
+
+	e = bpf_ringbuf_reserve(&new_cgroups, sizeof(*e), 0);
+	if (!e) {
+		drop_add(BPMC_DROP_CGROUP_PATH, 1);
+		return 0;
+	}
+	e->id = BPF_CORE_READ(cgrp, kn, id);
+	e->hierarchy_id = BPF_CORE_READ(cgrp, root, hierarchy_id);
+	e->pad = 0;
+	bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);
+	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
 

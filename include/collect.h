@@ -63,7 +63,8 @@ struct bpmc_slot {
 	 * has changed cgroup since (cgroup_epoch). */
 	__u64 pid_tgid;
 	__u32 epoch;
-	__u32 victim; /* way 0 only: the way to re-key on the next miss */
+	__u16 victim; /* way 0 only: the way to re-key on the next miss */
+	__u16 skip; /* the task is outside every -G subtree */
 	struct bpmc_key key;
 	struct bpmc_value value;
 } __attribute__((aligned(64))); /* no two CPUs share a line */
@@ -89,10 +90,24 @@ struct bpmc_control {
 	__u32 cgroup_epoch;
 };
 
+/* -G: at most this many subtrees. */
+#define BPMC_MAX_FILTERS 8
+
+/* A cgroup as it is made, sent to user space so that one created and
+ * removed within an interval still has its path. */
+#define BPMC_CGROUP_PATH_LEN 496
+struct bpmc_cgroup_event {
+	__u64 id;
+	__u32 hierarchy_id; /* 0 is cgroup v2 */
+	__u32 pad;
+	char path[BPMC_CGROUP_PATH_LEN];
+};
+
 /* Per-CPU loss counters, indexed by enum bpmc_drop. */
 enum bpmc_drop {
 	BPMC_DROP_MAP_FULL, /* samples of a key that did not fit the map */
 	BPMC_DROP_READ, /* bpf_perf_event_read_value() failed */
+	BPMC_DROP_CGROUP_PATH, /* a new cgroup's path did not fit the ring */
 	BPMC_DROP_NR,
 };
 

@@ -11,37 +11,96 @@
 #include "cgroups.h"
 #include "util.h"
 
+/*
+ * The info is allocated once and never changes: rows being drained hold
+ * pointers to it while the table grows. A renamed cgroup keeps its first
+ * path.
+ */
 struct cgroup_entry {
 	uint64_t id; /* 0: empty bucket */
-	char *path;
+	struct cgroup_info *info;
 };
 
 static struct {
 	char mount[4096];
 	size_t mount_len;
+	uint32_t hierarchy_id; /* 0: cgroup v2 */
 	struct cgroup_entry *tab;
 	size_t cap, nr;
 	bool scanned_this_interval;
+	uint64_t scans;
 } cg;
 
-/* mountinfo fields: ... mount-point(5th) ... " - " fstype source opts */
-int cgroups__find_mount(const char *mountinfo, char *out, size_t len)
+/* True when the comma-separated list opts holds the word. */
+static bool has_option(const char *opts, const char *word)
 {
-	char line[4096], mnt[4096], *sep;
+	size_t n = strlen(word);
+
+	for (const char *p = opts; (p = strstr(p, word)); p += n) {
+		if ((p == opts || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * mountinfo: ... mount-point(5th) ... " - " fstype source super-options.
+ * controller NULL finds the cgroup2 mount, else the v1 one holding it.
+ */
+static int find_mount(const char *mountinfo, const char *controller, char *out,
+		      size_t len)
+{
+	char line[4096], mnt[4096], fstype[64], opts[1024], *sep;
 	FILE *f = fopen(mountinfo ? mountinfo : "/proc/self/mountinfo", "re");
 	int err = -ENOENT;
 
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
+	while (err && fgets(line, sizeof(line), f)) {
 		sep = strstr(line, " - ");
-		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
+		if (!sep ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (controller ? strcmp(fstype, "cgroup") ||
+					 !has_option(opts, controller) :
+				 strcmp(fstype, "cgroup2"))
 			continue;
 		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
 			continue;
 		snprintf(out, len, "%s", mnt);
 		err = 0;
-		break;
+	}
+	fclose(f);
+	return err;
+}
+
+int cgroups__find_mount(const char *mountinfo, char *out, size_t len)
+{
+	return find_mount(mountinfo, NULL, out, len);
+}
+
+int cgroups__v1_controller(const char *controller, int *ssid,
+			   uint32_t *hierarchy_id)
+{
+	char line[256], name[64];
+	unsigned hier, enabled;
+	FILE *f = fopen("/proc/cgroups", "re");
+	int idx = 0, err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	/* One line per subsystem, in subsystem-id order, after a header. */
+	while (err && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%63s %u %*u %u", name, &hier, &enabled) ==
+			    3 &&
+		    !strcmp(name, controller)) {
+			*ssid = idx;
+			*hierarchy_id = hier;
+			err = enabled && hier ? 0 : -ENODEV;
+		}
+		idx++;
 	}
 	fclose(f);
 	return err;
@@ -94,21 +153,10 @@ static struct cgroup_entry *cache_find(uint64_t id)
 
 static int cache_put(uint64_t id, const char *path)
 {
-	struct cgroup_entry *e = cache_find(id);
 	size_t b;
 	char *copy;
 
-	if (e) {
-		if (!path || !strcmp(e->path, path))
-			return 0;
-		copy = strdup(path);
-		if (!copy)
-			return -ENOMEM;
-		free(e->path);
-		e->path = copy;
-		return 0;
-	}
-	if (!path)
+	if (!path || cache_find(id))
 		return 0;
 	if ((cg.nr + 1) * 2 > cg.cap && cache_grow())
 		return -ENOMEM;
@@ -117,8 +165,14 @@ static int cache_put(uint64_t id, const char *path)
 		return -ENOMEM;
 	for (b = bucket(id, cg.cap); cg.tab[b].id; b = (b + 1) & (cg.cap - 1))
 		;
+	cg.tab[b].info = calloc(1, sizeof(*cg.tab[b].info));
+	if (!cg.tab[b].info) {
+		free(copy);
+		return -ENOMEM;
+	}
 	cg.tab[b].id = id;
-	cg.tab[b].path = copy;
+	cg.tab[b].info->path = copy;
+	container_parse(copy, &cg.tab[b].info->ref);
 	cg.nr++;
 	return 0;
 }
@@ -136,19 +190,34 @@ static int scan_one(const char *fpath, const struct stat *st, int type,
 static int cgroups__scan(void)
 {
 	cg.scanned_this_interval = true;
+	cg.scans++;
 	if (nftw(cg.mount, scan_one, 32, FTW_PHYS | FTW_MOUNT) < 0)
 		return -errno;
 	return 0;
 }
 
-int cgroups__init(void)
+int cgroups__init(const char *v1_controller)
 {
-	int err = cgroups__find_mount(NULL, cg.mount, sizeof(cg.mount));
+	int err, ssid;
 
-	if (err) {
-		p_err("cannot find the cgroup2 mount in /proc/self/mountinfo: %s",
-		      strerror(-err));
-		return err;
+	if (v1_controller) {
+		err = cgroups__v1_controller(v1_controller, &ssid,
+					     &cg.hierarchy_id);
+		if (!err)
+			err = find_mount(NULL, v1_controller, cg.mount,
+					 sizeof(cg.mount));
+		if (err) {
+			p_err("no cgroup v1 hierarchy holds controller '--cgroup-v1 %s': %s",
+			      v1_controller, strerror(-err));
+			return err;
+		}
+	} else {
+		err = find_mount(NULL, NULL, cg.mount, sizeof(cg.mount));
+		if (err) {
+			p_err("cannot find the cgroup2 mount in /proc/self/mountinfo: %s",
+			      strerror(-err));
+			return err;
+		}
 	}
 	cg.mount_len = strlen(cg.mount);
 	if (cg.mount_len == 1) /* mounted on "/": keep the leading slash */
@@ -161,7 +230,48 @@ const char *cgroups__mount(void)
 	return cg.mount;
 }
 
-const char *cgroups__path(uint64_t id)
+uint64_t cgroups__root_id(void)
+{
+	struct stat st;
+
+	return stat(cg.mount, &st) ? 0 : st.st_ino;
+}
+
+void cgroups__learn(uint64_t id, uint32_t hierarchy_id, const char *path)
+{
+	if (hierarchy_id == cg.hierarchy_id && id && path[0] == '/')
+		cache_put(id, path);
+}
+
+int cgroups__resolve(const char *path, uint64_t *id, int *level)
+{
+	char full[4096];
+	const char *rel = path;
+	struct stat st;
+	int depth = 0;
+
+	/* Relative to the mount, or absolute under it. */
+	if (cg.mount_len && !strncmp(path, cg.mount, cg.mount_len) &&
+	    (path[cg.mount_len] == '/' || !path[cg.mount_len]))
+		rel = path + cg.mount_len;
+	if (rel[0] != '/' && rel[0])
+		return -EINVAL;
+	snprintf(full, sizeof(full), "%s%s", cg.mount, rel);
+	if (stat(full, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	for (const char *p = rel; *p; p++) {
+		if (*p == '/' && p[1] && p[1] != '/')
+			depth++;
+	}
+	*id = st.st_ino;
+	*level = depth;
+	cache_put(st.st_ino, *rel ? rel : "/");
+	return 0;
+}
+
+const struct cgroup_info *cgroups__lookup(uint64_t id)
 {
 	struct cgroup_entry *e = cache_find(id);
 
@@ -169,7 +279,24 @@ const char *cgroups__path(uint64_t id)
 		cgroups__scan();
 		e = cache_find(id);
 	}
-	return e ? e->path : NULL;
+	return e ? e->info : NULL;
+}
+
+const char *cgroups__path(uint64_t id)
+{
+	const struct cgroup_info *info = cgroups__lookup(id);
+
+	return info ? info->path : NULL;
+}
+
+uint64_t cgroups__scans(void)
+{
+	return cg.scans;
+}
+
+size_t cgroups__cached(void)
+{
+	return cg.nr;
 }
 
 void cgroups__new_interval(void)
@@ -179,8 +306,11 @@ void cgroups__new_interval(void)
 
 void cgroups__free(void)
 {
-	for (size_t i = 0; i < cg.cap; i++)
-		free(cg.tab[i].path);
+	for (size_t i = 0; i < cg.cap; i++) {
+		if (cg.tab[i].info)
+			free(cg.tab[i].info->path);
+		free(cg.tab[i].info);
+	}
 	free(cg.tab);
 	memset(&cg, 0, sizeof(cg));
 }

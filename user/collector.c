@@ -24,6 +24,8 @@ struct collector {
 	uint64_t *drop_buf; /* one per possible CPU */
 	uint64_t drops_seen[BPMC_DROP_NR];
 	__u32 gen; /* every CPU's live generation */
+	struct ring_buffer *new_cgroups;
+	void (*on_new_cgroup)(const struct bpmc_cgroup_event *e);
 };
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -76,6 +78,12 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
 		c->skel->rodata->group_leader[e] =
 			e < opts->nr_events ? opts->leader[e] : e;
+	c->skel->rodata->v1_subsys = opts->v1_subsys;
+	c->skel->rodata->filter_nr = opts->nr_filters;
+	for (int i = 0; i < opts->nr_filters && i < BPMC_MAX_FILTERS; i++) {
+		c->skel->rodata->filter_level[i] = opts->filter_level[i];
+		c->skel->rodata->filter_id[i] = opts->filter_id[i];
+	}
 	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
 	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
 	bpf_map__set_max_entries(c->skel->maps.slots, c->nr_cpus *
@@ -129,10 +137,12 @@ int collector__attach(struct collector *c, const struct counters *counters)
 	__u32 idx;
 	int err;
 
-	c->links = calloc(n + 2, sizeof(*c->links));
+	c->links = calloc(n + 3, sizeof(*c->links));
 	if (!c->links)
 		return -ENOMEM;
 	err = attach_prog(c, c->skel->progs.on_cgroup_attach);
+	if (!err)
+		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir);
 	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
 		err = attach_prog(c, c->skel->progs.on_switch);
 	if (err)
@@ -239,7 +249,7 @@ static int take_slots(struct collector *c, __u32 g, struct interval_data *d)
 		idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS + way;
 		if (bpf_map_lookup_elem(fd, &idx, s))
 			return -errno;
-		if (!s->key.cgroup_id)
+		if (!s->key.cgroup_id || s->skip)
 			continue;
 		d->keys[d->nr] = s->key;
 		d->values[d->nr] = s->value;
@@ -299,10 +309,42 @@ int collector__take_retired(struct collector *c, struct interval_data *d)
 	return err;
 }
 
+static int new_cgroup(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	struct bpmc_cgroup_event e;
+
+	/* The ring is mapped read-only: terminate a copy, not the record. */
+	if (size >= sizeof(e)) {
+		memcpy(&e, data, sizeof(e));
+		e.path[sizeof(e.path) - 1] = '\0';
+		c->on_new_cgroup(&e);
+	}
+	return 0;
+}
+
+int collector__take_new_cgroups(struct collector *c,
+				void (*fn)(const struct bpmc_cgroup_event *e))
+{
+	int n;
+
+	if (!c->new_cgroups) {
+		c->new_cgroups =
+			ring_buffer__new(bpf_map__fd(c->skel->maps.new_cgroups),
+					 new_cgroup, c, NULL);
+		if (!c->new_cgroups)
+			return -errno;
+	}
+	c->on_new_cgroup = fn;
+	n = ring_buffer__consume(c->new_cgroups);
+	return n < 0 ? n : 0;
+}
+
 void collector__destroy(struct collector *c)
 {
 	if (!c)
 		return;
+	ring_buffer__free(c->new_cgroups);
 	for (int i = 0; i < c->nr_links; i++)
 		bpf_link__destroy(c->links[i]);
 	free(c->links);

@@ -17,6 +17,10 @@ struct collector_opts {
 	int nr_events;
 	bool exact; /* read counters at context switches */
 	int leader[BPMC_MAX_EVENTS]; /* each event's group leader */
+	int v1_subsys; /* --cgroup-v1 controller's subsystem id, or -1 */
+	int nr_filters; /* -G subtrees */
+	uint32_t filter_level[BPMC_MAX_FILTERS];
+	uint64_t filter_id[BPMC_MAX_FILTERS];
 };
 
 /* What one interval attributed: one entry per distinct key. */
@@ -45,6 +49,9 @@ int collector__attach(struct collector *c, const struct counters *counters);
 int collector__flush_cpu(struct collector *c, int cpu);
 /* Moves the retired generation's contents into data, emptying it. */
 int collector__take_retired(struct collector *c, struct interval_data *data);
+/* Hands every cgroup made since the last call to fn. */
+int collector__take_new_cgroups(struct collector *c,
+				void (*fn)(const struct bpmc_cgroup_event *e));
 void collector__destroy(struct collector *c);
 
 void interval_data__free(struct interval_data *data);

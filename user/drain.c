@@ -16,6 +16,7 @@ static const struct {
 	{ "cgroup", SCOPE_CGROUP },
 	{ "process", SCOPE_PROCESS },
 	{ "thread", SCOPE_THREAD },
+	{ "container", SCOPE_CONTAINER },
 };
 
 int scopes_parse(const char *list, unsigned *mask, char *bad, size_t badlen)
@@ -91,8 +92,13 @@ struct drain_ctx {
 	const size_t *order;
 	const struct event_list *events;
 	const struct counter_totals *totals;
+	const struct drain_opts *opts;
 	struct sink *sink;
 	struct drain_sums *sums;
+	/* One per cgroup, for the rows derived from the tree. */
+	struct cgroup_sum *cgroups;
+	size_t nr_cgroups;
+	double running_pct[BPMC_MAX_EVENTS];
 };
 
 /*
@@ -117,28 +123,51 @@ static int scope_index(unsigned scope)
 	return scope == SCOPE_CGROUP ? 0 : scope == SCOPE_PROCESS ? 1 : 2;
 }
 
+/* A cgroup's own sums, kept for the container, pod and rollup rows. */
+static void keep_cgroup(struct drain_ctx *x, const struct bpmc_key *key,
+			const struct cgroup_info *info, const uint64_t *count,
+			const struct bpmc_value *sum)
+{
+	struct cgroup_sum *c = &x->cgroups[x->nr_cgroups++];
+
+	c->id = key->cgroup_id;
+	c->info = info;
+	for (int e = 0; e < x->events->nr; e++) {
+		c->count[e] = count[e];
+		c->samples[e] = sum->ev[e].samples;
+	}
+}
+
 static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
 		const struct bpmc_value *sum, const char *comm)
 {
+	const struct cgroup_info *info = cgroups__lookup(key->cgroup_id);
 	struct row r = {
 		.scope = scope_name(scope),
 		.cgroup_id = key->cgroup_id,
-		.cgroup = cgroups__path(key->cgroup_id),
+		.cgroup = info ? info->path : NULL,
+		.container = info ? info->ref.container : NULL,
+		.pod = info ? info->ref.pod : NULL,
 		.pid = scope == SCOPE_CGROUP ? -1 : (int64_t)key->tgid,
 		.tid = scope == SCOPE_THREAD ? (int64_t)key->tid : -1,
 		.comm = scope == SCOPE_CGROUP ? NULL : comm,
 	};
-	const struct counter_reading *mux;
+	uint64_t count[BPMC_MAX_EVENTS];
 	int err;
 
+	for (int e = 0; e < x->events->nr; e++)
+		count[e] = scaled_count(&sum->ev[e], &x->totals->raw[e]);
+	if (scope == SCOPE_CGROUP)
+		keep_cgroup(x, key, info, count, sum);
+	if (!(x->opts->scopes & scope))
+		return 0;
 	for (int e = 0; e < x->events->nr; e++) {
-		mux = &x->totals->raw[e];
-		r.count = scaled_count(&sum->ev[e], mux);
+		r.count = count[e];
 		if (!r.count)
 			continue;
 		r.event = x->events->ev[e].name;
 		r.samples = sum->ev[e].samples;
-		r.running_pct = running_pct(mux);
+		r.running_pct = x->running_pct[e];
 		x->sums->scope[scope_index(scope)][e] += r.count;
 		err = x->sink->ops->write_row(x->sink, &r);
 		if (err)
@@ -192,7 +221,7 @@ static int write_system(struct drain_ctx *x)
 	for (int e = 0; e < x->events->nr; e++) {
 		r.event = x->events->ev[e].name;
 		r.count = x->totals->scaled[e];
-		r.running_pct = running_pct(&x->totals->raw[e]);
+		r.running_pct = x->running_pct[e];
 		r.samples = 0;
 		for (size_t i = 0; i < x->d->nr; i++)
 			r.samples += x->d->values[i].ev[e].samples;
@@ -204,36 +233,49 @@ static int write_system(struct drain_ctx *x)
 	return 0;
 }
 
-int drain__write_rows(struct interval_data *d, unsigned scopes,
+int drain__write_rows(struct interval_data *d, const struct drain_opts *opts,
 		      const struct event_list *events,
 		      const struct counter_totals *totals, struct sink *sink,
 		      struct drain_sums *sums)
 {
-	static const unsigned order_of_scopes[] = { SCOPE_CGROUP, SCOPE_PROCESS,
+	static const unsigned order_of_scopes[] = { SCOPE_PROCESS,
 						    SCOPE_THREAD };
-	size_t *order = malloc((d->nr ? d->nr : 1) * sizeof(*order));
+	size_t n = d->nr ? d->nr : 1;
 	struct drain_ctx x = {
 		.d = d,
-		.order = order,
+		.order = malloc(n * sizeof(*x.order)),
 		.events = events,
 		.totals = totals,
+		.opts = opts,
 		.sink = sink,
 		.sums = sums,
+		.cgroups = malloc(n * sizeof(*x.cgroups)),
 	};
-	int err;
+	size_t *order = (size_t *)x.order;
+	int err = -ENOMEM;
 
-	if (!order)
-		return -ENOMEM;
+	if (!order || !x.cgroups)
+		goto out;
 	memset(sums, 0, sizeof(*sums));
+	for (int e = 0; e < events->nr; e++)
+		x.running_pct[e] = running_pct(&totals->raw[e]);
 	for (size_t i = 0; i < d->nr; i++)
 		order[i] = i;
 	sort_data = d;
 	qsort(order, d->nr, sizeof(*order), index_cmp);
 	err = write_system(&x);
+	/* Always walked: the tree's rows are made from the cgroup sums. */
+	if (!err)
+		err = write_scope(&x, SCOPE_CGROUP);
 	for (size_t s = 0; s < ARRAY_SIZE(order_of_scopes) && !err; s++) {
-		if (scopes & order_of_scopes[s])
+		if (opts->scopes & order_of_scopes[s])
 			err = write_scope(&x, order_of_scopes[s]);
 	}
+	if (!err)
+		err = drain_tree__write_rows(x.cgroups, x.nr_cgroups, opts,
+					     events, x.running_pct, sink);
+out:
 	free(order);
+	free(x.cgroups);
 	return err;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "cgroups.h"
 #include "collector.h"
 #include "counters.h"
 #include "events.h"
@@ -14,10 +15,31 @@ enum scope {
 	SCOPE_CGROUP = 1 << 0,
 	SCOPE_PROCESS = 1 << 1,
 	SCOPE_THREAD = 1 << 2,
+	SCOPE_CONTAINER = 1 << 3, /* container rows, and pod rows */
 };
 
 /* Parses "cgroup,process,thread" into a mask; -EINVAL names nothing. */
 int scopes_parse(const char *list, unsigned *mask, char *bad, size_t badlen);
+
+/* Options of the rows derived from the cgroup tree. */
+struct drain_opts {
+	unsigned scopes;
+	int rollup_depth; /* --rollup: < 0 none, INT_MAX no limit */
+};
+
+/* One cgroup's own rows of an interval, scaled: the tree's input. */
+struct cgroup_sum {
+	uint64_t id;
+	const struct cgroup_info *info; /* NULL when never resolved */
+	uint64_t count[BPMC_MAX_EVENTS];
+	uint64_t samples[BPMC_MAX_EVENTS];
+};
+
+/* container, pod and cgroup_total rows from the cgroup sums (drain_tree.c) */
+int drain_tree__write_rows(const struct cgroup_sum *sums, size_t nr,
+			   const struct drain_opts *opts,
+			   const struct event_list *events,
+			   const double *running_pct, struct sink *sink);
 
 /* What one interval's rows add up to, per event, for the checks. */
 struct drain_sums {
@@ -31,7 +53,7 @@ struct drain_sums {
  * with a non-zero count. totals carries the interval's per-event
  * enabled/running sums that scale sampled counts and make running_pct.
  */
-int drain__write_rows(struct interval_data *data, unsigned scopes,
+int drain__write_rows(struct interval_data *data, const struct drain_opts *opts,
 		      const struct event_list *events,
 		      const struct counter_totals *totals, struct sink *sink,
 		      struct drain_sums *sums);

@@ -37,6 +37,9 @@ struct record {
 	uint64_t drops[BPMC_DROP_NR];
 	long max_rate;
 	struct check check;
+	struct drain_opts drain;
+	struct collector_opts bpf; /* the cgroup part is filled first */
+	bool root_only_done;
 	cpu_set_t affinity; /* ours, restored after each flush round */
 };
 
@@ -77,6 +80,32 @@ static void report_drops(struct record *r, const uint64_t *drops)
 		       drops[BPMC_DROP_MAP_FULL], r->env.max_keys);
 	for (int i = 0; i < BPMC_DROP_NR; i++)
 		r->drops[i] += drops[i];
+}
+
+static void learn_cgroup(const struct bpmc_cgroup_event *e)
+{
+	cgroups__learn(e->id, e->hierarchy_id, e->path);
+}
+
+/*
+ * Hybrid hosts can keep their containers in cgroup v1 while every task
+ * sits in the v2 root: say so rather than write root-only rows.
+ */
+static void check_root_only(struct record *r)
+{
+	uint64_t root = cgroups__root_id();
+
+	if (r->root_only_done || r->env.cgroup_v1 || r->env.filters ||
+	    !r->data.nr)
+		return;
+	for (size_t i = 0; i < r->data.nr; i++) {
+		if (r->data.keys[i].cgroup_id != root) {
+			r->root_only_done = true;
+			return;
+		}
+	}
+	r->root_only_done = true;
+	p_warn("every task is in the cgroup v2 root: this host's containers must live in a cgroup v1 hierarchy; attribute to one with --cgroup-v1 CONTROLLER (e.g. cpu, memory, pids)");
 }
 
 /*
@@ -126,9 +155,11 @@ static int write_interval(struct record *r, uint64_t length_ns)
 	report_drops(r, r->data.drops);
 	check_throttling(r);
 	cgroups__new_interval();
+	collector__take_new_cgroups(r->collector, learn_cgroup);
+	check_root_only(r);
 	err = r->sink.ops->begin_interval(&r->sink, &info);
 	if (!err)
-		err = drain__write_rows(&r->data, r->env.scopes, &r->events,
+		err = drain__write_rows(&r->data, &r->drain, &r->events,
 					&totals, &r->sink, &sums);
 	if (!err)
 		err = r->sink.ops->end_interval(&r->sink);
@@ -173,6 +204,52 @@ static int record_loop(struct record *r)
 	}
 }
 
+/* -G PATH[,PATH...] -> the ancestor ids and levels the BPF side tests. */
+static int resolve_filters(const char *list, struct collector_opts *o)
+{
+	char copy[4096], *tok, *save;
+	int err, level;
+	uint64_t id;
+
+	if (!list)
+		return 0;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_filters == BPMC_MAX_FILTERS) {
+			p_err("too many cgroups in '-G %s': at most %d", list,
+			      BPMC_MAX_FILTERS);
+			return -E2BIG;
+		}
+		err = cgroups__resolve(tok, &id, &level);
+		if (err) {
+			p_err("no cgroup '-G %s' under %s: %s", tok,
+			      cgroups__mount(), strerror(-err));
+			return err;
+		}
+		o->filter_id[o->nr_filters] = id;
+		o->filter_level[o->nr_filters++] = level;
+	}
+	return 0;
+}
+
+/* The cgroup hierarchy, --cgroup-v1's subsystem and -G's subtrees. */
+static int identity_setup(struct record *r)
+{
+	uint32_t hierarchy;
+	int err = cgroups__init(r->env.cgroup_v1);
+
+	r->bpf.v1_subsys = -1;
+	if (!err && r->env.cgroup_v1)
+		err = cgroups__v1_controller(r->env.cgroup_v1,
+					     &r->bpf.v1_subsys, &hierarchy);
+	if (!err)
+		err = resolve_filters(r->env.filters, &r->bpf);
+	if (err)
+		cgroups__free();
+	return err;
+}
+
 static int record_setup(struct record *r)
 {
 	struct counter_opts copts = {
@@ -180,17 +257,17 @@ static int record_setup(struct record *r)
 		.freq = r->env.freq,
 		.sampling = !r->env.exact,
 	};
-	struct collector_opts bopts = {
-		.key_tgid = r->env.scopes & (SCOPE_PROCESS | SCOPE_THREAD),
-		.key_tid = r->env.scopes & SCOPE_THREAD,
-		.max_keys = r->env.max_keys,
-		.nr_events = r->events.nr,
-		.exact = r->env.exact,
-	};
+	struct collector_opts *bopts = &r->bpf;
 	int err;
 
+	bopts->key_tgid = r->env.scopes & (SCOPE_PROCESS | SCOPE_THREAD);
+	bopts->key_tid = r->env.scopes & SCOPE_THREAD;
+	bopts->max_keys = r->env.max_keys;
+	bopts->nr_events = r->events.nr;
+	bopts->exact = r->env.exact;
+
 	for (int e = 0; e < r->events.nr; e++) {
-		bopts.leader[e] = r->events.ev[e].leader;
+		bopts->leader[e] = r->events.ev[e].leader;
 		if (r->env.exact && r->events.ev[e].own_period) {
 			p_err("event '%s' sets a period or frequency, which has no meaning with --mode exact",
 			      r->events.ev[e].name);
@@ -203,13 +280,10 @@ static int record_setup(struct record *r)
 	err = counters__open(&r->counters, &r->events, &copts);
 	if (err)
 		return err;
-	err = collector__load(&r->collector, &bopts);
+	err = collector__load(&r->collector, bopts);
 	if (err)
 		return err;
 	err = collector__attach(r->collector, &r->counters);
-	if (err)
-		return err;
-	err = cgroups__init();
 	if (err)
 		return err;
 	/* Only now, with everything open and loaded, create the file. */
@@ -246,6 +320,7 @@ int cmd_record(int argc, char **argv)
 			.max_keys = 16384,
 			.scopes = SCOPE_CGROUP | SCOPE_PROCESS,
 			.tolerance_pct = 0.1,
+			.rollup_depth = -1,
 		},
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -256,6 +331,8 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		return err;
 	r.check.tolerance_pct = r.env.tolerance_pct;
+	r.drain.scopes = r.env.scopes;
+	r.drain.rollup_depth = r.env.rollup_depth;
 	if (!record_has_capabilities(missing, sizeof(missing))) {
 		p_err("record needs root, or %s (this process lacks them)",
 		      missing);
@@ -272,8 +349,13 @@ int cmd_record(int argc, char **argv)
 		      r.path, strerror(-err));
 		return EXIT_USAGE;
 	}
-	if (events__init(r.env.pmu) || choose_events(&r))
+	/* Before the events: a refusal must come before any other word. */
+	if (identity_setup(&r))
 		return EXIT_USAGE;
+	if (events__init(r.env.pmu) || choose_events(&r)) {
+		cgroups__free();
+		return EXIT_USAGE;
+	}
 	if (read_file_long(MAX_RATE_SYSCTL, &r.max_rate))
 		r.max_rate = 0;
 
@@ -294,9 +376,13 @@ int cmd_record(int argc, char **argv)
 	err = record_loop(&r);
 	if (!err)
 		ret = 0;
-	/* Sampling error is statistical: report it, never fail on it. */
+	/*
+	 * Sampling error is statistical, and under -G the system row is the
+	 * host's while the rows are the subtrees': report, never fail.
+	 */
 	if (!err && r.env.check &&
-	    !check__report(&r.check, &r.events, r.env.scopes) && r.env.exact) {
+	    !check__report(&r.check, &r.events, r.env.scopes) && r.env.exact &&
+	    !r.env.filters) {
 		p_err("check failed: a discrepancy is above %.4g%%",
 		      r.env.tolerance_pct);
 		ret = 1;

@@ -19,6 +19,9 @@ struct record_env {
 	long max_keys;
 	unsigned scopes;
 	bool exact; /* --mode exact */
+	const char *filters; /* -G PATH[,PATH...] */
+	int rollup_depth; /* --rollup[=DEPTH]: -1 none */
+	const char *cgroup_v1; /* --cgroup-v1 CONTROLLER */
 	bool check; /* --check */
 	double tolerance_pct; /* --check=PCT */
 };

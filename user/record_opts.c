@@ -41,7 +41,11 @@ static const char record_usage[] =
 	"  -c, --period N      sample every N events\n"
 	"  -F, --freq HZ       sample HZ times a second per CPU (default 997:\n"
 	"                      a prime, so periodic work cannot alias with it)\n"
-	"      --by SCOPES     row scopes: cgroup,process,thread (default cgroup,process)\n"
+	"      --by SCOPES     row scopes: cgroup,process,thread,container\n"
+	"                      (default cgroup,process); container adds pod rows\n"
+	"  -G, --cgroup PATHS  count only tasks under these cgroup subtrees\n"
+	"      --rollup[=D]    also a cgroup_total row per ancestor, to depth D\n"
+	"      --cgroup-v1 C   attribute to the cgroup v1 hierarchy of controller C\n"
 	"      --max-keys N    distinct keys per interval the maps hold (default 16384)\n"
 	"      --pmu TABLE     force libpfm's core PMU table\n"
 	"  -v, --verbose       libbpf's messages too\n";
@@ -67,18 +71,22 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 		{ "max-keys", required_argument, NULL, 'k' },
 		{ "pmu", required_argument, NULL, 'p' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "rollup", optional_argument, NULL, 'R' },
+		{ "cgroup-v1", required_argument, NULL, '1' },
 		{ "check", optional_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	char bad[256];
+	long depth;
 	int opt;
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":e:I:d:o:c:F:vh", opts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, ":e:I:d:o:c:F:G:vh", opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			env->events = optarg;
@@ -117,7 +125,7 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 			if (scopes_parse(optarg, &env->scopes, bad,
 					 sizeof(bad)))
 				return usage_error(
-					"invalid scope '%s' in --by: want cgroup, process or thread",
+					"invalid scope '%s' in --by: want cgroup, process, thread or container",
 					bad);
 			break;
 		case 'k':
@@ -136,6 +144,21 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 					"invalid '--mode %s': want sampling or exact",
 					optarg);
 			env->exact = !strcmp(optarg, "exact");
+			break;
+		case 'G':
+			env->filters = optarg;
+			break;
+		case 'R':
+			env->rollup_depth = 1 << 30;
+			if (optarg && parse_long(optarg, 0, 1 << 20, &depth))
+				return usage_error(
+					"invalid '--rollup=%s': want a depth, 0 for the root",
+					optarg);
+			if (optarg)
+				env->rollup_depth = depth;
+			break;
+		case '1':
+			env->cgroup_v1 = optarg;
 			break;
 		case 'C':
 			env->check = true;
@@ -158,6 +181,10 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (env->filters && env->cgroup_v1)
+		return usage_error(
+			"'%s' filters the cgroup v2 tree: it cannot go with --cgroup-v1",
+			"-G");
 	if (env->exact && (env->period || env->freq_given))
 		return usage_error(
 			"'%s' has no meaning with --mode exact: it counts, it does not sample",

@@ -16,6 +16,8 @@ struct row {
 	int64_t pid;
 	int64_t tid;
 	const char *comm;
+	const char *container; /* "containerd://<id>", or empty */
+	const char *pod; /* the pod's UID, or empty */
 	const char *event;
 	uint64_t count;
 	uint64_t samples;

@@ -85,8 +85,13 @@ size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
 	pos = csv_field(out, len, pos, r->comm);
 	out[pos++] = ',';
 	pos = csv_field(out, len, pos, r->event);
-	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%" PRIu64 ",%.1f\n",
+	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%" PRIu64 ",%.1f,",
 			r->count, r->samples, r->running_pct);
+	pos = csv_field(out, len, pos, r->container);
+	out[pos++] = ',';
+	pos = csv_field(out, len, pos, r->pod);
+	out[pos++] = '\n';
+	out[pos] = '\0';
 	return pos;
 }
 

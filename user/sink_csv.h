@@ -8,9 +8,9 @@
 
 #include "sink.h"
 
-#define CSV_SCHEMA_VERSION 2
+#define CSV_SCHEMA_VERSION 3
 #define CSV_HEADER \
-	"time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples,running_pct"
+	"time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples,running_pct,container,pod"
 
 /* Appends s to out as one RFC 4180 field; returns the new length. */
 size_t csv_field(char *out, size_t len, size_t pos, const char *s);

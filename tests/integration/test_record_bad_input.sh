@@ -47,6 +47,10 @@ expect_refusal "'-F'" --mode exact -F 99 "${O[@]}"
 expect_refusal "'cpu-clock:period=1000'" --mode exact -e cpu-clock:period=1000 "${O[@]}"
 expect_refusal "'--check=abc'" --check=abc "${O[@]}"
 expect_refusal "'{cpu-clock,task-clock'" -e '{cpu-clock,task-clock' "${O[@]}"
+expect_refusal "'--cgroup-v1 bogus'" --cgroup-v1 bogus "${O[@]}"
+expect_refusal "'-G'" -G /x --cgroup-v1 memory "${O[@]}"
+expect_refusal "'--rollup=abc'" --rollup=abc "${O[@]}"
+expect_refusal "'containers'" --by containers "${O[@]}"
 expect_refusal "/nonexistent-dir/x.csv" -o /nonexistent-dir/x.csv
 expect_refusal "'$TMP'" -o "$TMP"
 # Default file name: a refused run must not create bpmc-HOST-*.csv here.

@@ -159,7 +159,7 @@ static void test_row_cgroup(void)
 	in.end_realtime_ns = known_ns(123000000);
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.123Z,node1,1000,cgroup,4242,"
-		  "/system.slice/sshd.service,,,,cpu-clock,123456,12,87.5\n",
+		  "/system.slice/sshd.service,,,,cpu-clock,123456,12,87.5,,\n",
 		  "cgroup row");
 }
 
@@ -182,7 +182,7 @@ static void test_row_process(void)
 	in.end_realtime_ns = known_ns(0);
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.000Z,node1,1000,process,1,/,1234,,nginx,"
-		  "page-faults,7,7,100.0\n",
+		  "page-faults,7,7,100.0,,\n",
 		  "process row");
 }
 
@@ -205,13 +205,13 @@ static void test_row_thread(void)
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,0,0,swapper,"
-		"cycles,18446744073709551615,0,0.0\n",
+		"cycles,18446744073709551615,0,0.0,,\n",
 		"thread row");
 	r.pid = 4194304;
 	r.tid = 4194305;
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,4194304,"
-		  "4194305,swapper,cycles,18446744073709551615,0,0.0\n",
+		  "4194305,swapper,cycles,18446744073709551615,0,0.0,,\n",
 		  "large ids");
 }
 
@@ -234,7 +234,7 @@ static void test_row_quoting(void)
 	in.end_realtime_ns = known_ns(0);
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.000Z,\"h\"\"1\",1000,thread,5,\"/x,y\","
-		  "10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1,0.0\n",
+		  "10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1,0.0,,\n",
 		  "quoted fields");
 }
 
@@ -254,7 +254,7 @@ static void test_row_null_strings(void)
 	in.host = NULL;
 	in.end_realtime_ns = known_ns(0);
 	check_row(&in, &r,
-		  "2026-11-30T07:14:20.000Z,,1000,cgroup,77,,,,,e,1,0,0.0\n",
+		  "2026-11-30T07:14:20.000Z,,1000,cgroup,77,,,,,e,1,0,0.0,,\n",
 		  "null strings empty");
 }
 
@@ -291,7 +291,7 @@ static void test_row_interval_ms(void)
 		in.length_ns = cases[i].ns;
 		snprintf(
 			want, sizeof(want),
-			"2026-11-30T07:14:20.000Z,node1,%s,cgroup,1,/,,,,e,1,1,0.0\n",
+			"2026-11-30T07:14:20.000Z,node1,%s,cgroup,1,/,,,,e,1,1,0.0,,\n",
 			cases[i].ms);
 		check_row(&in, &r, want, "interval_ms");
 	}
@@ -314,8 +314,34 @@ static void test_row_system(void)
 	in.end_realtime_ns = known_ns(0);
 	check_row(&in, &r,
 		  "2026-11-30T07:14:20.000Z,node1,1000,system,,,,,,cpu-clock,"
-		  "2000000000,1990,50.0\n",
+		  "2000000000,1990,50.0,,\n",
 		  "system row");
+}
+
+static void test_row_container(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "process",
+		.cgroup_id = 9,
+		.cgroup = "/kubepods/pod1/abc",
+		.pid = 10,
+		.tid = -1,
+		.comm = "app",
+		.event = "e",
+		.count = 1,
+		.samples = 1,
+		.running_pct = 100.0,
+		.container = "cri://abc",
+		.pod = "3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b",
+	};
+
+	in.end_realtime_ns = known_ns(0);
+	check_row(&in, &r,
+		  "2026-11-30T07:14:20.000Z,node1,1000,process,9,"
+		  "/kubepods/pod1/abc,10,,app,e,1,1,100.0,cri://abc,"
+		  "3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b\n",
+		  "container and pod");
 }
 
 static void test_row_matches_header(void)
@@ -426,6 +452,7 @@ static const struct subtest tests[] = {
 	{ "row_interval_ms", test_row_interval_ms },
 	{ "row_matches_header", test_row_matches_header },
 	{ "row_system", test_row_system },
+	{ "row_container", test_row_container },
 	{ "path_writable", test_path_writable },
 	{ "path_existing", test_path_existing },
 	{ 0 },

@@ -52,9 +52,12 @@ static void test_scopes_bad_truncated(void)
 	char bad[4] = "";
 	unsigned mask = 0;
 
-	ASSERT_EQ(scopes_parse("process,container", &mask, bad, sizeof(bad)),
-		  -EINVAL, "container");
+	ASSERT_EQ(scopes_parse("process,containers", &mask, bad, sizeof(bad)),
+		  -EINVAL, "containers");
 	ASSERT_STREQ(bad, "con", "bad cut to its buffer");
+	ASSERT_OK(scopes_parse("cgroup,container", &mask, bad, sizeof(bad)),
+		  "container is a scope");
+	ASSERT_EQ(mask, SCOPE_CGROUP | SCOPE_CONTAINER, "container mask");
 }
 
 static void test_scopes_empty(void)
