@@ -20,6 +20,8 @@ USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
 LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(patsubst bench/%.c,$(OUTPUT)/bench/%,$(BENCH_SRCS))
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/%,$(HELPER_SRCS))
 
@@ -39,7 +41,7 @@ all: bpmc
 
 include vmlinux/vmlinux.mk
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests:
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h $(wildcard include/*.h) | $(OUTPUT)
@@ -62,6 +64,10 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/test.h $(LIB_OBJS) | $(OU
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(LIB_OBJS) -o $@ $(LDLIBS)
 
+$(OUTPUT)/bench/%: bench/%.c $(LIB_OBJS) | $(OUTPUT)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
 $(OUTPUT)/tests/%: tests/helpers/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -81,7 +87,7 @@ test: deps
 	$(Q)tests/run
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(HELPER_BINS)
+	$(Q)$(MAKE) -s --no-print-directory all $(HELPER_BINS) $(BENCH_BINS)
 	$(Q)bench/run
 
 format:

@@ -31,25 +31,36 @@ run_bpftrace() {
 	kill -INT "$pid"; wait "$pid" 2>/dev/null
 }
 
+# -G: a subtree with no task in it (every burner filtered out), and "/"
+# (the filter evaluated, every task kept).
+CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+EMPTY=bpmc-bench-empty-$$
+mkdir "$CG2/$EMPTY" || exit 1
+trap 'bench_cleanup; rmdir "$CG2/$EMPTY"' EXIT
+
 hold_bpf_stats || exit 1
-burn_all_cpus $((PAIRS * 3 * 8 + 30))
+burn_all_cpus $((PAIRS * 6 * 8 + 30))
 : > "$TMP/pairs"
 for i in $(seq "$PAIRS"); do
 	p=$(run_bpmc -e cpu-clock --by cgroup,process)
 	t=$(run_bpmc -e cpu-clock --by cgroup,process,thread)
 	m=$(run_bpmc -e cpu-clock,task-clock,page-faults,context-switches --by cgroup,process)
 	b=$(run_bpftrace)
-	echo "$p $t $m $b" >> "$TMP/pairs"
-	echo "  pair $i: bpmc $p, bpmc+thread $t, bpmc 4 events $m, bpftrace $b ns/run" >&2
+	go=$(run_bpmc -e cpu-clock -G "/$EMPTY")
+	gr=$(run_bpmc -e cpu-clock -G /)
+	echo "$p $t $m $b $go $gr" >> "$TMP/pairs"
+	echo "  pair $i: bpmc $p, bpmc+thread $t, bpmc 4 events $m, bpftrace $b, -G filtered out $go, -G / $gr ns/run" >&2
 done
-for col in 1 2 3 4; do
+for col in 1 2 3 4 5 6; do
 	cut -d' ' -f$col "$TMP/pairs" | median
 done | paste -sd' ' > "$TMP/medians"
-read -r p t m b < "$TMP/medians"
+read -r p t m b go gr < "$TMP/medians"
 ratios=$(awk '{ printf "%.2f ", $1 / $4 }' "$TMP/pairs")
 echo "overflow_bpmc_process_ns $p"
 echo "overflow_bpmc_thread_ns $t"
 echo "overflow_bpmc_4events_ns $m"
 echo "overflow_bpftrace_ns $b"
+echo "overflow_filtered_out_ns $go"
+echo "overflow_filter_kept_ns $gr"
 echo "overflow_ratio_pairs $ratios"
 echo "overflow_ratio_median $(awk '{ print $1 / $4 }' "$TMP/pairs" | median)"

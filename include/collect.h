@@ -78,16 +78,22 @@ struct bpmc_reading {
 
 /* Per-CPU state, one line-aligned entry per CPU in a plain array. */
 struct bpmc_cpu {
-	__u32 gen; /* this CPU's live generation; the flush flips it */
-	__u32 pad;
 	/* Exact mode and group members: each counter's reading when it was
 	 * last credited on this CPU. */
 	struct bpmc_reading last[BPMC_MAX_EVENTS];
 } __attribute__((aligned(64)));
 
-/* Bumped by the cgroup-attach hook. */
+/* The most CPUs bpmc runs on: the per-CPU generations are an array. */
+#define BPMC_MAX_CPUS 1024
+
+/*
+ * Read by every overflow, written rarely: the epoch by the cgroup-attach
+ * hook, cpu_gen[cpu] (that CPU's live generation) by the flush on it.
+ * The first CPUs' generations share the epoch's cache line.
+ */
 struct bpmc_control {
 	__u32 cgroup_epoch;
+	__u32 cpu_gen[BPMC_MAX_CPUS];
 };
 
 /* -G: at most this many subtrees. */

@@ -57,6 +57,12 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 	if (!c)
 		return -ENOMEM;
 	c->nr_cpus = libbpf_num_possible_cpus();
+	if (c->nr_cpus > BPMC_MAX_CPUS) {
+		p_err("this host has %d possible CPUs; bpmc handles at most %d",
+		      c->nr_cpus, BPMC_MAX_CPUS);
+		free(c);
+		return -E2BIG;
+	}
 	c->slot_buf = calloc(c->nr_cpus, sizeof(*c->slot_buf));
 	c->drop_buf = calloc(c->nr_cpus, sizeof(*c->drop_buf));
 	if (!c->slot_buf || !c->drop_buf) {
