@@ -74,7 +74,6 @@ struct {
 struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct bpmc_key);
 	__type(value, struct bpmc_value);
 };

@@ -25,6 +25,7 @@ struct collector {
 	uint64_t drops_seen[BPMC_DROP_NR];
 	__u32 gen; /* every CPU's live generation */
 	struct ring_buffer *new_cgroups;
+	int stats_fd;
 	void (*on_new_cgroup)(const struct bpmc_cgroup_event *e);
 };
 
@@ -56,6 +57,7 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
+	c->stats_fd = -1;
 	c->nr_cpus = libbpf_num_possible_cpus();
 	if (c->nr_cpus > BPMC_MAX_CPUS) {
 		p_err("this host has %d possible CPUs; bpmc handles at most %d",
@@ -346,10 +348,53 @@ int collector__take_new_cgroups(struct collector *c,
 	return n < 0 ? n : 0;
 }
 
+int collector__prog_stats(struct collector *c, struct prog_stats *out)
+{
+	struct bpf_prog_info info;
+	struct bpf_program *prog;
+	__u32 len;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	bpf_object__for_each_program(prog, c->skel->obj)
+	{
+		fd = bpf_program__fd(prog);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			return -errno;
+		out->run_time_ns += info.run_time_ns;
+		out->runs += info.run_cnt;
+	}
+	return 0;
+}
+
+int collector__enable_stats(struct collector *c)
+{
+	if (c->stats_fd < 0)
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	return c->stats_fd < 0 ? -errno : 0;
+}
+
+int collector__inject(struct collector *c, const struct bpmc_key *key,
+		      const struct bpmc_value *value)
+{
+	struct bpf_map *map = c->gen ? c->skel->maps.counts_1 :
+				       c->skel->maps.counts_0;
+
+	return bpf_map_update_elem(bpf_map__fd(map), key, value, BPF_ANY) ?
+		       -errno :
+		       0;
+}
+
 void collector__destroy(struct collector *c)
 {
 	if (!c)
 		return;
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
 	ring_buffer__free(c->new_cgroups);
 	for (int i = 0; i < c->nr_links; i++)
 		bpf_link__destroy(c->links[i]);

@@ -49,6 +49,20 @@ int collector__attach(struct collector *c, const struct counters *counters);
 int collector__flush_cpu(struct collector *c, int cpu);
 /* Moves the retired generation's contents into data, emptying it. */
 int collector__take_retired(struct collector *c, struct interval_data *data);
+/* Run time and runs of all our programs so far (BPF statistics). */
+struct prog_stats {
+	uint64_t run_time_ns;
+	uint64_t runs;
+};
+int collector__prog_stats(struct collector *c, struct prog_stats *out);
+/* --self-stats: hold the kernel's run-time statistics on while we live
+ * (an fd; they go off with it, even if bpmc crashes). */
+int collector__enable_stats(struct collector *c);
+
+/* Benchmarks: adds a key to the live generation as if BPF had. */
+int collector__inject(struct collector *c, const struct bpmc_key *key,
+		      const struct bpmc_value *value);
+
 /* Hands every cgroup made since the last call to fn. */
 int collector__take_new_cgroups(struct collector *c,
 				void (*fn)(const struct bpmc_cgroup_event *e));

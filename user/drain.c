@@ -99,6 +99,7 @@ struct drain_ctx {
 	struct cgroup_sum *cgroups;
 	size_t nr_cgroups;
 	double running_pct[BPMC_MAX_EVENTS];
+	uint64_t samples[BPMC_MAX_EVENTS]; /* all keys', for system rows */
 };
 
 /*
@@ -176,9 +177,10 @@ static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
 	return 0;
 }
 
-static void value_add(struct bpmc_value *sum, const struct bpmc_value *v)
+static void value_add(struct bpmc_value *sum, const struct bpmc_value *v,
+		      int nr_events)
 {
-	for (int e = 0; e < BPMC_MAX_EVENTS; e++) {
+	for (int e = 0; e < nr_events; e++) {
 		sum->ev[e].count += v->ev[e].count;
 		sum->ev[e].samples += v->ev[e].samples;
 		sum->ev[e].enabled += v->ev[e].enabled;
@@ -186,30 +188,43 @@ static void value_add(struct bpmc_value *sum, const struct bpmc_value *v)
 	}
 }
 
-static int write_scope(struct drain_ctx *x, unsigned scope)
+/*
+ * Sums the sorted entries from i on that share entry i's row at this
+ * scope, writing the finer rows on the way: one pass makes the thread,
+ * process and cgroup rows, so each entry (scattered in memory, in hash
+ * order) is read once. Returns the first entry past the group.
+ */
+static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
+		    struct bpmc_value *sum, int *err)
 {
 	const struct interval_data *d = x->d;
-	const struct bpmc_key *first;
-	char comm[BPMC_COMM_LEN];
-	struct bpmc_value sum;
-	size_t i = 0, j;
-	int err;
+	const struct bpmc_key *first = &d->keys[x->order[i]];
+	unsigned finer = scope == SCOPE_CGROUP ? SCOPE_PROCESS : SCOPE_THREAD;
+	int nr = x->events->nr;
+	char comm[BPMC_COMM_LEN] = "";
+	struct bpmc_value part;
+	size_t j = i;
 
-	while (i < d->nr) {
-		first = &d->keys[x->order[i]];
-		memset(&sum, 0, sizeof(sum));
+	memset(sum, 0, sizeof(*sum));
+	while (j < d->nr && !*err &&
+	       same_row(first, &d->keys[x->order[j]], scope)) {
+		if (scope == SCOPE_THREAD) {
+			value_add(sum, &d->values[x->order[j++]], nr);
+			continue;
+		}
+		j = group(x, j, finer, &part, err);
+		value_add(sum, &part, nr);
+	}
+	if (*err)
+		return j;
+	if (scope != SCOPE_CGROUP)
 		tasks__comm(first->tgid, first->tid,
 			    d->values[x->order[i]].comm, comm);
-		for (j = i;
-		     j < d->nr && same_row(first, &d->keys[x->order[j]], scope);
-		     j++)
-			value_add(&sum, &d->values[x->order[j]]);
-		err = emit(x, scope, first, &sum, comm);
-		if (err)
-			return err;
-		i = j;
-	}
-	return 0;
+	else
+		for (int e = 0; e < nr; e++)
+			x->samples[e] += sum->ev[e].samples;
+	*err = emit(x, scope, first, sum, comm);
+	return j;
 }
 
 /* One row per event: the fds' own total, the yardstick of the others. */
@@ -222,9 +237,7 @@ static int write_system(struct drain_ctx *x)
 		r.event = x->events->ev[e].name;
 		r.count = x->totals->scaled[e];
 		r.running_pct = x->running_pct[e];
-		r.samples = 0;
-		for (size_t i = 0; i < x->d->nr; i++)
-			r.samples += x->d->values[i].ev[e].samples;
+		r.samples = x->samples[e];
 		x->sums->system[e] = r.count;
 		err = x->sink->ops->write_row(x->sink, &r);
 		if (err)
@@ -238,9 +251,8 @@ int drain__write_rows(struct interval_data *d, const struct drain_opts *opts,
 		      const struct counter_totals *totals, struct sink *sink,
 		      struct drain_sums *sums)
 {
-	static const unsigned order_of_scopes[] = { SCOPE_PROCESS,
-						    SCOPE_THREAD };
 	size_t n = d->nr ? d->nr : 1;
+	struct bpmc_value sum;
 	struct drain_ctx x = {
 		.d = d,
 		.order = malloc(n * sizeof(*x.order)),
@@ -263,14 +275,12 @@ int drain__write_rows(struct interval_data *d, const struct drain_opts *opts,
 		order[i] = i;
 	sort_data = d;
 	qsort(order, d->nr, sizeof(*order), index_cmp);
-	err = write_system(&x);
 	/* Always walked: the tree's rows are made from the cgroup sums. */
+	err = 0;
+	for (size_t i = 0; i < d->nr && !err;)
+		i = group(&x, i, SCOPE_CGROUP, &sum, &err);
 	if (!err)
-		err = write_scope(&x, SCOPE_CGROUP);
-	for (size_t s = 0; s < ARRAY_SIZE(order_of_scopes) && !err; s++) {
-		if (opts->scopes & order_of_scopes[s])
-			err = write_scope(&x, order_of_scopes[s]);
-	}
+		err = write_system(&x);
 	if (!err)
 		err = drain_tree__write_rows(x.cgroups, x.nr_cgroups, opts,
 					     events, x.running_pct, sink);

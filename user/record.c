@@ -19,6 +19,7 @@
 #include "drain.h"
 #include "events.h"
 #include "record.h"
+#include "self.h"
 #include "sink_csv.h"
 #include "util.h"
 
@@ -39,6 +40,7 @@ struct record {
 	struct check check;
 	struct drain_opts drain;
 	struct collector_opts bpf; /* the cgroup part is filled first */
+	struct self self;
 	bool root_only_done;
 	cpu_set_t affinity; /* ours, restored after each flush round */
 };
@@ -161,6 +163,10 @@ static int write_interval(struct record *r, uint64_t length_ns)
 	if (!err)
 		err = drain__write_rows(&r->data, &r->drain, &r->events,
 					&totals, &r->sink, &sums);
+	if (!err)
+		err = self__write_rows(&r->self, r->collector,
+				       r->data.drops[BPMC_DROP_MAP_FULL],
+				       &r->sink);
 	if (!err)
 		err = r->sink.ops->end_interval(&r->sink);
 	if (err)
@@ -286,6 +292,11 @@ static int record_setup(struct record *r)
 	err = collector__attach(r->collector, &r->counters);
 	if (err)
 		return err;
+	/* Through the fd-based call, never the sysctl: it goes off with us. */
+	if (r->env.self_stats && collector__enable_stats(r->collector))
+		p_warn("cannot hold BPF run-time statistics on: %s; bpf_run_time_ns will read 0",
+		       strerror(errno));
+	self__init(&r->self, r->collector);
 	/* Only now, with everything open and loaded, create the file. */
 	r->sink.ops = &sink_csv_ops;
 	return r->sink.ops->open(&r->sink, r->path);

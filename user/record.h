@@ -22,6 +22,7 @@ struct record_env {
 	const char *filters; /* -G PATH[,PATH...] */
 	int rollup_depth; /* --rollup[=DEPTH]: -1 none */
 	const char *cgroup_v1; /* --cgroup-v1 CONTROLLER */
+	bool self_stats; /* --self-stats */
 	bool check; /* --check */
 	double tolerance_pct; /* --check=PCT */
 };

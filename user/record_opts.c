@@ -46,6 +46,7 @@ static const char record_usage[] =
 	"  -G, --cgroup PATHS  count only tasks under these cgroup subtrees\n"
 	"      --rollup[=D]    also a cgroup_total row per ancestor, to depth D\n"
 	"      --cgroup-v1 C   attribute to the cgroup v1 hierarchy of controller C\n"
+	"      --self-stats    keep BPF run-time statistics on, for the self rows\n"
 	"      --max-keys N    distinct keys per interval the maps hold (default 16384)\n"
 	"      --pmu TABLE     force libpfm's core PMU table\n"
 	"  -v, --verbose       libbpf's messages too\n";
@@ -74,6 +75,7 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 		{ "cgroup", required_argument, NULL, 'G' },
 		{ "rollup", optional_argument, NULL, 'R' },
 		{ "cgroup-v1", required_argument, NULL, '1' },
+		{ "self-stats", no_argument, NULL, 'S' },
 		{ "check", optional_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -159,6 +161,9 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 			break;
 		case '1':
 			env->cgroup_v1 = optarg;
+			break;
+		case 'S':
+			env->self_stats = true;
 			break;
 		case 'C':
 			env->check = true;

@@ -13,6 +13,8 @@
 #include "util.h"
 
 struct csv {
+	char prefix[512]; /* this interval's "time,host,interval_ms," */
+	size_t prefix_len;
 	FILE *file; /* plain output, or NULL */
 	gzFile gz; /* .gz output, or NULL */
 	char path[4096];
@@ -53,17 +55,44 @@ void csv_time(char *out, size_t len, uint64_t realtime_ns)
 	snprintf(out, len, "%s.%03uZ", base, ms);
 }
 
-static size_t append_id(char *out, size_t len, size_t pos, int64_t id)
+/* Decimal without printf: 100k-key intervals write 200k+ rows. */
+static size_t append_u64(char *out, size_t len, size_t pos, uint64_t v)
 {
+	char tmp[24];
 	int n = 0;
 
-	if (id >= 0)
-		n = snprintf(out + pos, len - pos, "%" PRId64, id);
-	return n > 0 ? pos + n : pos;
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	if (pos + n + 1 >= len)
+		return pos;
+	while (n)
+		out[pos++] = tmp[--n];
+	return pos;
 }
 
-size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
-		      const struct row *r)
+static size_t append_id(char *out, size_t len, size_t pos, int64_t id)
+{
+	return id >= 0 ? append_u64(out, len, pos, id) : pos;
+}
+
+/* running_pct: one decimal, rounded half up, as "%.1f" would. */
+static size_t append_pct(char *out, size_t len, size_t pos, double pct)
+{
+	uint64_t tenths = pct <= 0 ? 0 : (uint64_t)(pct * 10 + 0.5);
+
+	pos = append_u64(out, len, pos, tenths / 10);
+	if (pos + 3 >= len)
+		return pos;
+	out[pos++] = '.';
+	out[pos++] = '0' + tenths % 10;
+	return pos;
+}
+
+/* "time,host,interval_ms," : the same for every row of an interval. */
+static size_t csv_format_prefix(char *out, size_t len,
+				const struct interval_info *info)
 {
 	char t[40];
 	size_t pos;
@@ -71,8 +100,17 @@ size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
 	csv_time(t, sizeof(t), info->end_realtime_ns);
 	pos = snprintf(out, len, "%s,", t);
 	pos = csv_field(out, len, pos, info->host);
-	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%s,",
-			(info->length_ns + 500000) / 1000000, r->scope);
+	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",",
+			(info->length_ns + 500000) / 1000000);
+	return pos < len ? pos : len - 1;
+}
+
+/* Everything after the prefix, with the newline. */
+static size_t csv_format_fields(char *out, size_t len, size_t pos,
+				const struct row *r)
+{
+	pos = csv_field(out, len, pos, r->scope);
+	out[pos++] = ',';
 	pos = append_id(out, len, pos,
 			r->cgroup_id ? (int64_t)r->cgroup_id : -1);
 	out[pos++] = ',';
@@ -85,14 +123,26 @@ size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
 	pos = csv_field(out, len, pos, r->comm);
 	out[pos++] = ',';
 	pos = csv_field(out, len, pos, r->event);
-	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",%" PRIu64 ",%.1f,",
-			r->count, r->samples, r->running_pct);
+	out[pos++] = ',';
+	pos = append_u64(out, len, pos, r->count);
+	out[pos++] = ',';
+	pos = append_u64(out, len, pos, r->samples);
+	out[pos++] = ',';
+	pos = append_pct(out, len, pos, r->running_pct);
+	out[pos++] = ',';
 	pos = csv_field(out, len, pos, r->container);
 	out[pos++] = ',';
 	pos = csv_field(out, len, pos, r->pod);
 	out[pos++] = '\n';
 	out[pos] = '\0';
 	return pos;
+}
+
+size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
+		      const struct row *r)
+{
+	return csv_format_fields(out, len, csv_format_prefix(out, len, info),
+				 r);
 }
 
 static bool is_gz(const char *path)
@@ -152,16 +202,23 @@ static int csv_open(struct sink *s, const char *path)
 
 static int csv_begin_interval(struct sink *s, const struct interval_info *info)
 {
+	struct csv *c = s->priv;
+
 	s->info = *info;
+	/* strftime once an interval, not once a row. */
+	c->prefix_len = csv_format_prefix(c->prefix, sizeof(c->prefix), info);
 	return 0;
 }
 
 static int csv_write_row(struct sink *s, const struct row *r)
 {
+	struct csv *c = s->priv;
 	char buf[16384];
-	size_t n = csv_format_row(buf, sizeof(buf), &s->info, r);
+	size_t n;
 
-	return csv_write(s->priv, buf, n);
+	memcpy(buf, c->prefix, c->prefix_len);
+	n = csv_format_fields(buf, sizeof(buf), c->prefix_len, r);
+	return csv_write(c, buf, n);
 }
 
 static int csv_end_interval(struct sink *s)

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export_cost N: the time and peak RSS to drain and write one interval
+ * holding N distinct keys. The keys are put in the live BPF hash through
+ * the collector's test hook (as many processes in the root cgroup), then
+ * one interval runs the real path: flush every CPU, take the retired
+ * generation with batch look-ups, merge, resolve and write CSV to a file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cgroups.h"
+#include "collector.h"
+#include "counters.h"
+#include "drain.h"
+#include "events.h"
+#include "sink_csv.h"
+#include <bpf/libbpf.h>
+
+#include "util.h"
+
+int main(int argc, char **argv)
+{
+	long n = argc == 2 ? atol(argv[1]) : 0;
+	struct collector_opts opts = { .key_tgid = true, .nr_events = 1,
+				       .v1_subsys = -1 };
+	struct drain_opts dopts = { .scopes = SCOPE_CGROUP | SCOPE_PROCESS,
+				    .rollup_depth = -1 };
+	struct interval_info info = { .length_ns = 1000000000, .host = "h" };
+	struct counter_totals totals = {};
+	struct interval_data data = {};
+	struct event_list events;
+	struct collector *c = NULL;
+	struct sink sink = { .ops = &sink_csv_ops };
+	struct drain_sums sums;
+	struct bpmc_value v = {};
+	struct bpmc_key k = {};
+	struct rusage ru;
+	char path[] = "/tmp/bpmc-export-XXXXXX", err[EVENT_ERR_LEN];
+	uint64_t t0, t1, inject0;
+	int fd, ret = 1;
+
+	if (n <= 0 || events__init(NULL) ||
+	    events__parse_list("cpu-clock", &events, err, sizeof(err)) ||
+	    cgroups__init(NULL))
+		return 2;
+	opts.max_keys = n + 1024;
+	if (collector__load(&c, &opts))
+		return 1;
+	fd = mkstemp(path);
+	if (fd < 0 || sink.ops->open(&sink, path))
+		goto out;
+	close(fd);
+	k.cgroup_id = cgroups__root_id();
+	v.ev[0].samples = 1;
+	totals.raw[0].enabled = totals.raw[0].running = 1;
+	/* Twice: the first interval also pays for growing the buffers,
+	 * which a running collector does once. */
+	for (int round = 0; round < 2; round++) {
+		inject0 = clock_ns(CLOCK_MONOTONIC);
+		for (long i = 0; i < n; i++) {
+			k.tgid = i + 1;
+			v.ev[0].count = 1000 + i;
+			snprintf(v.comm, sizeof(v.comm), "k%ld", i % 100000);
+			if (collector__inject(c, &k, &v))
+				goto out;
+		}
+		t0 = clock_ns(CLOCK_MONOTONIC);
+		for (int cpu = 0; cpu < libbpf_num_possible_cpus(); cpu++)
+			collector__flush_cpu(c, cpu);
+		if (collector__take_retired(c, &data))
+			goto out;
+		printf("export_%s_take_ms %.1f\n", round ? "steady" : "first",
+		       (clock_ns(CLOCK_MONOTONIC) - t0) / 1e6);
+		if (sink.ops->begin_interval(&sink, &info) ||
+		    drain__write_rows(&data, &dopts, &events, &totals, &sink,
+				      &sums) ||
+		    sink.ops->end_interval(&sink))
+			goto out;
+		t1 = clock_ns(CLOCK_MONOTONIC);
+		printf("export_%s_ms %.1f\n", round ? "steady" : "first",
+		       (t1 - t0) / 1e6);
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	printf("export_keys %zu\n", data.nr);
+	printf("export_peak_rss_mib %.1f\n", ru.ru_maxrss / 1024.0);
+	printf("export_inject_ms %.1f\n", (t0 - inject0) / 1e6);
+	ret = data.nr == (size_t)n ? 0 : 1;
+out:
+	if (sink.priv)
+		sink.ops->close(&sink);
+	unlink(path);
+	interval_data__free(&data);
+	collector__destroy(c);
+	cgroups__free();
+	return ret;
+}
