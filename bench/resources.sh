@@ -19,7 +19,7 @@ pid=$SPAWNED
 for _ in $(seq 100); do grep -q recording "$TMP/log" && break; sleep 0.1; done
 echo "fds_bpmc $(perf_fds "$pid")"
 kill -INT "$pid"; wait "$pid" 2>/dev/null
-spawn perf stat -a -e cpu-clock --for-each-cgroup "$cgs" -o /dev/null -- sleep 30
+spawn perf stat -a -e cpu-clock --for-each-cgroup "$cgs" -o /dev/null
 pid=$SPAWNED
 sleep 2
 echo "fds_perf_stat_100_cgroups $(perf_fds "$pid")"

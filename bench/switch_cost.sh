@@ -39,7 +39,7 @@ under_perf() {
 		cgs="$cgs${cgs:+,}bpmc-bench-$$/p$i"
 	done
 	cgs="$cgs,bpmc-bench-$$/a,bpmc-bench-$$/b"
-	spawn perf stat -a -e cpu-clock --for-each-cgroup "$cgs" -o "$TMP/perf.out" -- sleep 3600
+	spawn perf stat -a -e cpu-clock --for-each-cgroup "$cgs" -o "$TMP/perf.out"
 	local pid=$SPAWNED
 	sleep 1
 	t=$(pingpong)
