@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -20,7 +18,7 @@ struct collector {
 	struct bpf_link **links;
 	int nr_links;
 	int nr_cpus;
-	struct bpmc_slot *slot_buf; /* one per possible CPU */
+	struct bpmc_slot *slot_buf; /* a slot read back from the map */
 	uint64_t *drop_buf; /* one per possible CPU */
 	uint64_t drops_seen[BPMC_DROP_NR];
 	__u32 gen; /* every CPU's live generation */
@@ -65,7 +63,7 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 		free(c);
 		return -E2BIG;
 	}
-	c->slot_buf = calloc(c->nr_cpus, sizeof(*c->slot_buf));
+	c->slot_buf = calloc(1, sizeof(*c->slot_buf));
 	c->drop_buf = calloc(c->nr_cpus, sizeof(*c->drop_buf));
 	if (!c->slot_buf || !c->drop_buf) {
 		err = -ENOMEM;

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 		x ^= x << 17;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%lld\n", (b.tv_sec - a.tv_sec) * 1000000000LL +
-				 (b.tv_nsec - a.tv_nsec));
+	printf("%lld\n",
+	       (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
 	return 0;
 }
