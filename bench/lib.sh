@@ -5,33 +5,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BPMC="$ROOT/bpmc"
 HELPERS="$ROOT/build/tests"
 TMP=$(mktemp -d /tmp/bpmc-bench.XXXXXX)
-PIDS=()
-
-# is_my_child PID: still alive and still this shell's child.
-is_my_child() {
-	[ "$(awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = "$$" ]
-}
+. "$ROOT/scripts/children.sh"
 
 bench_cleanup() {
-	local pid live=" $(jobs -p | tr '\n' ' ') "
-	# Only children not reaped yet: a reaped PID may be someone else's.
-	for pid in "${PIDS[@]}"; do
-		[[ $live == *" $pid "* ]] && is_my_child "$pid" &&
-			kill -TERM "$pid" 2>/dev/null
-	done
-	for pid in "${PIDS[@]}"; do
-		[[ $live == *" $pid "* ]] && wait "$pid" 2>/dev/null
-	done
+	end_children
 	rm -rf "$TMP"
 }
 trap bench_cleanup EXIT
 trap 'exit 1' INT TERM
-
-spawn() {
-	"$@" &
-	SPAWNED=$!
-	PIDS+=("$SPAWNED")
-}
 
 # Run-time statistics stay on while this holder lives.
 hold_bpf_stats() {

@@ -9,12 +9,7 @@ BPMC="$ROOT/bpmc"
 HELPERS="$ROOT/build/tests"
 TMP=$(mktemp -d /tmp/bpmc-test.XXXXXX)
 CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
-PIDS=()
-
-# is_my_child PID: still alive and still this shell's child.
-is_my_child() {
-	[ "$(awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = "$$" ]
-}
+. "$ROOT/scripts/children.sh"
 CGROUPS=()
 ATEXIT=()
 FAILED=0
@@ -24,16 +19,7 @@ cleanup() {
 	for i in "${ATEXIT[@]}"; do
 		eval "$i"
 	done
-	# Only children not reaped yet: a reaped PID may belong to
-	# someone else by now.
-	local live=" $(jobs -p | tr '\n' ' ') "
-	for pid in "${PIDS[@]}"; do
-		[[ $live == *" $pid "* ]] && is_my_child "$pid" &&
-			kill -TERM "$pid" 2>/dev/null
-	done
-	for pid in "${PIDS[@]}"; do
-		[[ $live == *" $pid "* ]] && wait "$pid" 2>/dev/null
-	done
+	end_children
 	# Deepest first: a parent cannot go before its children.
 	for ((i = ${#CGROUPS[@]} - 1; i >= 0; i--)); do
 		cg=${CGROUPS[i]}
@@ -92,12 +78,6 @@ spawn_in() {
 	PIDS+=("$SPAWNED")
 }
 
-# spawn CMD...: starts CMD in the background, registered; sets SPAWNED.
-spawn() {
-	"$@" &
-	SPAWNED=$!
-	PIDS+=("$SPAWNED")
-}
 
 # start_record LOG ARGS...: starts bpmc record and waits until it counts.
 start_record() {
