@@ -80,6 +80,14 @@ static void report_drops(struct record *r, const uint64_t *drops)
 		p_warn("%" PRIu64
 		       " samples lost this interval: the counts map is full (raise --max-keys above %ld)",
 		       drops[BPMC_DROP_MAP_FULL], r->env.max_keys);
+	if (drops[BPMC_DROP_READ])
+		p_warn("%" PRIu64
+		       " counter reads failed this interval: their deltas go to the next task read on that CPU",
+		       drops[BPMC_DROP_READ]);
+	if (drops[BPMC_DROP_CGROUP_PATH])
+		p_warn("%" PRIu64
+		       " new cgroups' paths did not fit the ring buffer this interval: a cgroup also removed within it has no path",
+		       drops[BPMC_DROP_CGROUP_PATH]);
 	for (int i = 0; i < BPMC_DROP_NR; i++)
 		r->drops[i] += drops[i];
 }
