@@ -316,13 +316,6 @@ const struct cgroup_info *cgroups__lookup(uint64_t id)
 	return e ? e->info : NULL;
 }
 
-const char *cgroups__path(uint64_t id)
-{
-	const struct cgroup_info *info = cgroups__lookup(id);
-
-	return info ? info->path : NULL;
-}
-
 uint64_t cgroups__scans(void)
 {
 	return cg.scans;

@@ -34,7 +34,6 @@ uint64_t cgroups__root_id(void);
  * path seen. NULL if never seen.
  */
 const struct cgroup_info *cgroups__lookup(uint64_t id);
-const char *cgroups__path(uint64_t id);
 /* Records a cgroup seen being made (ignored for other hierarchies). */
 void cgroups__learn(uint64_t id, uint32_t hierarchy_id, const char *path);
 /* -G: a path (relative to the mount, or absolute under it) -> its id and

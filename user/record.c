@@ -34,7 +34,6 @@ struct record {
 	struct sink sink;
 	char host[256];
 	char path[4096];
-	uint64_t rows;
 	uint64_t drops[BPMC_DROP_NR];
 	long max_rate;
 	struct check check;

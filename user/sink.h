@@ -44,7 +44,6 @@ struct sink_ops {
 struct sink {
 	const struct sink_ops *ops;
 	void *priv;
-	struct interval_info info;
 };
 
 extern const struct sink_ops sink_csv_ops;

@@ -204,7 +204,6 @@ static int csv_begin_interval(struct sink *s, const struct interval_info *info)
 {
 	struct csv *c = s->priv;
 
-	s->info = *info;
 	/* strftime once an interval, not once a row. */
 	c->prefix_len = csv_format_prefix(c->prefix, sizeof(c->prefix), info);
 	return 0;

@@ -120,6 +120,16 @@ within() {
 		exit !(b > 0 && d * 100 <= p * b) }'
 }
 
+# check_usage CSV CGROUP_PATH USED_NS PCT: the cgroup's cpu-clock rows
+# against the ns the kernel's cpu.stat says it used, within PCT.
+check_usage() {
+	local got err
+	got=$(csv_sum "$1" cgroup cpu-clock cgroup_id "$(cgroup_id "$2")")
+	err=$(awk -v a="$got" -v b="$3" 'BEGIN { printf "%+.3f", b ? 100 * (a - b) / b : 0 }')
+	echo "  ${2#$CG2}: bpmc $got ns, cpu.stat usage_usec $3 ns ($err %)"
+	within "$got" "$3" "$4" || fail "${2#$CG2}: $got ns vs $3 ns in cpu.stat (over $4 %)"
+}
+
 need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	[ -n "$CG2" ] || skip "no cgroup2 mount in /proc/self/mountinfo"

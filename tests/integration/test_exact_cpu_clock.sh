@@ -18,14 +18,8 @@ a1=$(usage_usec "$A") b1=$(usage_usec "$B")
 wait "$RECORD_PID" || fail "bpmc record --check exited $?: $(cat "$TMP/log")"
 grep "check:" "$TMP/log" | sed 's/^/  /'
 
-for side in A B; do
-	cg=${!side}
-	if [ "$side" = A ]; then used=$(((a1 - a0) * 1000)); else used=$(((b1 - b0) * 1000)); fi
-	got=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$cg")")
-	err=$(awk -v a="$got" -v b="$used" 'BEGIN { printf "%+.3f", b ? 100 * (a - b) / b : 0 }')
-	echo "  cgroup $side: exact $got ns, usage_usec $used ns ($err %)"
-	within "$got" "$used" 1 || fail "cgroup $side: $got ns vs $used ns in cpu.stat (over 1 %)"
-done
+check_usage "$TMP/out.csv" "$A" $(((a1 - a0) * 1000)) 1
+check_usage "$TMP/out.csv" "$B" $(((b1 - b0) * 1000)) 1
 grep -qE ",process,[0-9]+,/bpmc-test-$$/a,$pa,,burner,cpu-clock," "$TMP/out.csv" ||
 	fail "no process row for burner $pa"
 pass_or_fail

@@ -17,11 +17,6 @@ wait "$pid"
 a1=$(usage_usec "$A") b1=$(usage_usec "$B")
 wait "$RECORD_PID" || fail "bpmc record exited $?: $(cat "$TMP/log")"
 
-for side in A B; do
-	cg=${!side}
-	if [ "$side" = A ]; then used=$(((a1 - a0) * 1000)); else used=$(((b1 - b0) * 1000)); fi
-	got=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$cg")")
-	echo "  $side ($(basename "$cg")): attributed $got ns, usage_usec $used ns"
-	within "$got" "$used" 5 || fail "cgroup $(basename "$cg"): $got ns attributed vs $used ns used"
-done
+check_usage "$TMP/out.csv" "$A" $(((a1 - a0) * 1000)) 5
+check_usage "$TMP/out.csv" "$B" $(((b1 - b0) * 1000)) 5
 pass_or_fail

@@ -21,10 +21,8 @@ wait "$RECORD_PID" || fail "bpmc record exited $?: $(cat "$TMP/log")"
 ua=$(((a1 - a0) * 1000)) ub=$(((b1 - b0) * 1000))
 ca=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$A")")
 cb=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$B")")
-echo "  cgroup a: attributed ${ca} ns, usage_usec ${ua} ns"
-echo "  cgroup b: attributed ${cb} ns, usage_usec ${ub} ns"
-within "$ca" "$ua" 5 || fail "cgroup a: $ca ns attributed vs $ua ns in cpu.stat"
-within "$cb" "$ub" 5 || fail "cgroup b: $cb ns attributed vs $ub ns in cpu.stat"
+check_usage "$TMP/out.csv" "$A" "$ua" 5
+check_usage "$TMP/out.csv" "$B" "$ub" 5
 ratio=$(awk -v a="$ca" -v b="$cb" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
 kratio=$(awk -v a="$ua" -v b="$ub" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
 echo "  ratio a/b: bpmc $ratio, kernel $kratio"
