@@ -1,23 +1,62 @@
-# bpmc: build, run, test, bench. See README.md.
+# bpmc: build, run, test, bench. See README.md and docs/architecture.md.
 OUTPUT := build
 CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 CC ?= cc
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-	  -Iinclude -Iuser -I$(OUTPUT)
-LDLIBS := -lbpf -lelf -lz -lpfm -lm
+	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
-	      -Iinclude -I$(OUTPUT)
+	      -Iinclude -I$(OUTPUT) -MMD -MP
+
+# user/ is one folder per pipeline stage, each built into its own
+# archive. DEPS_x is what stage x may link: itself and the stages below
+# it (docs/architecture.md), so a unit test of names/ or rows/ links
+# neither libbpf nor the skeleton.
+STAGES := common names fds maps rows identity sinks cmd
+DEPS_common := common
+DEPS_names := names common
+DEPS_fds := fds names common
+DEPS_identity := identity common
+DEPS_sinks := sinks common
+DEPS_maps := maps fds names common
+DEPS_rows := rows identity sinks fds names common
+DEPS_cmd := cmd rows maps identity sinks fds names common
+# Only these stages need external libraries.
+EXTLIBS_common := -lm
+EXTLIBS_names := -lpfm
+EXTLIBS_sinks := -lz
+EXTLIBS_maps := -lbpf -lelf -lz
+
+stage_archives = $(foreach s,$(DEPS_$(1)),$(OUTPUT)/lib$(s).a)
+stage_ldlibs = $(sort $(foreach s,$(DEPS_$(1)),$(EXTLIBS_$(s))))
+
+# Each unit test and bench links the stage it exercises, nothing more.
+STAGE_test_util := common
+STAGE_test_events := names
+STAGE_test_pmu_table := names
+STAGE_test_sysfs_pmu := names
+STAGE_test_counters := fds
+STAGE_test_cgroups := identity
+STAGE_test_containers := identity
+STAGE_test_csv := sinks
+STAGE_test_rows := rows
+STAGE_test_rollup := rows
+STAGE_test_check := rows
+STAGE_test_scope := common
+STAGE_test_opts := cmd
+STAGE_export_cost := cmd
+STAGE_resolve_cost := identity
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-USER_SRCS := $(wildcard user/*.c)
+USER_SRCS := $(wildcard $(foreach s,$(STAGES),user/$(s)/*.c))
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
-LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+ARCHIVES := $(foreach s,$(STAGES),$(OUTPUT)/lib$(s).a)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
@@ -34,43 +73,67 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.SECONDARY: $(BPF_OBJS)
+# Keep every intermediate (objects, the skeleton): nothing is rebuilt twice.
+.SECONDARY:
+.SECONDEXPANSION:
 .PHONY: all deps run test bench format clean test-bins
 
 all: bpmc
 
 include vmlinux/vmlinux.mk
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests $(OUTPUT)/bench:
+$(OUTPUT) $(OUTPUT)/tests $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h $(wildcard include/*.h) | $(OUTPUT)
+# -g debug info only goes: BTF stays, and the skeleton embeds 1/7th.
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h include/*.h) $(SKELS) | $(OUTPUT)/user
+# Only maps/ includes the skeleton; the first build must have it.
+$(filter $(OUTPUT)/user/maps/%.o,$(USER_OBJS)): | $(SKELS)
+
+$(OUTPUT)/user/%.o: user/%.c
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-bpmc: $(USER_OBJS)
+define stage_archive
+$(OUTPUT)/lib$(1).a: $(filter $(OUTPUT)/user/$(1)/%.o,$(USER_OBJS))
+	$$(call msg,AR,$$@)
+	$(Q)rm -f $$@
+	$(Q)ar rcs $$@ $$^
+endef
+$(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
+
+bpmc: $(call stage_archives,cmd)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ -Wl,--start-group $^ -Wl,--end-group \
+		$(call stage_ldlibs,cmd)
 
-$(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/test.h $(LIB_OBJS) | $(OUTPUT)/tests
+$(OUTPUT)/tests/test_%: tests/unit/test_%.c $$(call stage_archives,$$(STAGE_test_$$*)) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(LIB_OBJS) -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $< -o $@ -Wl,--start-group \
+		$(call stage_archives,$(STAGE_test_$*)) -Wl,--end-group \
+		$(call stage_ldlibs,$(STAGE_test_$*))
 
-$(OUTPUT)/bench/%: bench/%.c $(LIB_OBJS) | $(OUTPUT)/bench
+$(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -Wl,--start-group \
+		$(call stage_archives,$(STAGE_$*)) -Wl,--end-group \
+		$(call stage_ldlibs,$(STAGE_$*))
 
 $(OUTPUT)/tests/%: tests/helpers/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+
+-include $(USER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+	$(BENCH_BINS:=.d) $(HELPER_BINS:=.d)
 
 # Installs whatever of the build and test dependencies is missing.
 deps:
@@ -91,7 +154,9 @@ bench: deps
 	$(Q)bench/run
 
 format:
-	$(Q)clang-format -i bpf/*.c user/*.c user/*.h include/*.h tests/unit/*.c tests/unit/*.h tests/helpers/*.c
+	$(Q)clang-format -i bpf/*.c include/*.h $(USER_SRCS) \
+		$(wildcard $(foreach s,$(STAGES),user/$(s)/*.h)) \
+		tests/unit/*.c tests/unit/*.h tests/helpers/*.c bench/*.c
 
 clean:
 	$(call msg,CLEAN,)

@@ -12,20 +12,21 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cgroups.h"
-#include "collector.h"
-#include "counters.h"
-#include "drain.h"
-#include "events.h"
-#include "sink_csv.h"
+#include "identity/cgroups.h"
+#include "maps/collector.h"
+#include "fds/counters.h"
+#include "rows/drain.h"
+#include "names/events.h"
+#include "sinks/csv.h"
 #include <bpf/libbpf.h>
 
-#include "util.h"
+#include "common/util.h"
 
 int main(int argc, char **argv)
 {
 	long n = argc == 2 ? atol(argv[1]) : 0;
-	struct collector_opts opts = { .key_tgid = true, .nr_events = 1,
+	struct collector_opts opts = { .key_tgid = true,
+				       .nr_events = 1,
 				       .v1_subsys = -1 };
 	struct drain_opts dopts = { .scopes = SCOPE_CGROUP | SCOPE_PROCESS,
 				    .rollup_depth = -1 };

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroups.h"
-#include "util.h"
+#include "identity/cgroups.h"
+#include "common/util.h"
 
 #define PODS 100
 
@@ -25,9 +25,10 @@ static void path_of(char *out, size_t len, int pod, int ctr)
 	int n = snprintf(out, len, "%.3500s/kubepods.slice", base);
 
 	if (pod >= 0)
-		n += snprintf(out + n, len - n,
-			      "/kubepods-pod%08x_1b2d_4e5f_8a9b_0c1d2e3f4a5b.slice",
-			      pod);
+		n += snprintf(
+			out + n, len - n,
+			"/kubepods-pod%08x_1b2d_4e5f_8a9b_0c1d2e3f4a5b.slice",
+			pod);
 	if (ctr >= 0)
 		snprintf(out + n, len - n, "/cri-containerd-%064x.scope",
 			 pod * 100000 + ctr);

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroups.h"
+#include "identity/cgroups.h"
 #include "test.h"
 
 /* A systemd "hybrid" host: v1 controllers and cgroup2 side by side. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The conservation check: discrepancies and the worst interval. */
-#include "check.h"
+#include "rows/check.h"
 #include "test.h"
 
 static void test_discrepancy(void)

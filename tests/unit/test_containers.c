@@ -2,9 +2,9 @@
 /* Container and pod identity from cgroup paths. */
 #include <stdlib.h>
 
-#include "containers.h"
+#include "identity/containers.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 /* A pod UID as the API server writes it, and as systemd escapes it. */
 #define UID "3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b"

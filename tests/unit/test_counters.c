@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Multiplexing scale and wrap-safe deltas. */
-#include "counters.h"
+#include "fds/counters.h"
 #include "test.h"
 
 static void test_scale_full(void)

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sink_csv.h"
+#include "sinks/csv.h"
 #include "test.h"
 
 /* 2026-11-30T07:14:20Z plus ns nanoseconds, as CLOCK_REALTIME ns. */

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "events.h"
+#include "names/events.h"
 #include "test.h"
 
 static struct event_list list;

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmu_table.h"
+#include "names/pmu_table.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 #define AMD "AuthenticAMD"
 #define INTEL "GenuineIntel"

@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "rollup.h"
+#include "rows/rollup.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 /* Index of path in out, or -1. */
 static int find(const struct rollup_out *out, int n, const char *path)

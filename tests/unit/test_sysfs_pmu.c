@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sysfs_pmu.h"
+#include "names/sysfs_pmu.h"
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 static char root[64];
 

@@ -4,7 +4,7 @@
 #include <limits.h>
 
 #include "test.h"
-#include "util.h"
+#include "common/util.h"
 
 static void test_parse_long_ok(void)
 {

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bpmc list: the PMUs and their events, as plain text or JSON. */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "names/events.h"
+#include "common/json.h"
+#include "names/sysfs_pmu.h"
+#include "common/util.h"
+
+static const char list_usage[] =
+	"usage: bpmc list [--pmu TABLE] [--all] [--json] [PATTERN]\n"
+	"  PATTERN is a case-insensitive substring, or a glob (* ? [])\n"
+	"      --pmu TABLE  force libpfm's core PMU table\n"
+	"      --all        include every libpfm table, not only this CPU's\n"
+	"      --json       machine-readable output\n";
+
+struct lister {
+	const char *pattern;
+	bool all, json;
+	struct json j;
+};
+
+/* A glob may be written for the whole name or for the part after ::. */
+static bool name_matches(const struct lister *l, const char *name)
+{
+	const char *bare = strstr(name, "::");
+
+	if (!l->pattern)
+		return true;
+	if (!strpbrk(l->pattern, "*?["))
+		return strcasestr(name, l->pattern) != NULL;
+	return !fnmatch(l->pattern, name, FNM_CASEFOLD) ||
+	       (bare && !fnmatch(l->pattern, bare + 2, FNM_CASEFOLD));
+}
+
+/* Which libpfm tables to show, and how to call their status. */
+static const char *table_status(const struct lister *l,
+				const pfm_pmu_info_t *info)
+{
+	const char *core = events__core_table();
+
+	if (core && !strcmp(info->name, core))
+		return info->is_present ? "present" : "selected";
+	if (info->is_present)
+		return "present";
+	return l->all ? "inactive" : NULL;
+}
+
+/* The event's fully qualified name matches, or one of its umasks' does. */
+static bool event_matches(const struct lister *l, const char *pmu,
+			  const pfm_event_info_t *ev)
+{
+	pfm_event_attr_info_t a;
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s::%s", pmu, ev->name);
+	if (name_matches(l, full))
+		return true;
+	for (int i = 0; i < ev->nattrs; i++) {
+		if (!pfm_umask_get(ev->idx, i, &a))
+			continue;
+		snprintf(full, sizeof(full), "%s::%s:%s", pmu, ev->name,
+			 a.name);
+		if (name_matches(l, full))
+			return true;
+	}
+	return false;
+}
+
+static void print_event(struct lister *l, const char *pmu,
+			const pfm_event_info_t *ev)
+{
+	pfm_event_attr_info_t a;
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s::%s", pmu, ev->name);
+	if (l->json) {
+		json_object_start(&l->j);
+		json_kv_string(&l->j, "name", full);
+		json_kv_string(&l->j, "pmu", pmu);
+		json_kv_string(&l->j, "description", ev->desc);
+		if (ev->equiv)
+			json_kv_string(&l->j, "equivalent", ev->equiv);
+		json_key(&l->j, "umasks");
+		json_array_start(&l->j);
+	} else {
+		printf("%s\n    %s\n", full, ev->desc ? ev->desc : "");
+	}
+	for (int i = 0; i < ev->nattrs; i++) {
+		if (!pfm_umask_get(ev->idx, i, &a))
+			continue;
+		if (!l->json) {
+			printf("    :%-28s %s\n", a.name, a.desc ? a.desc : "");
+			continue;
+		}
+		json_object_start(&l->j);
+		json_kv_string(&l->j, "name", a.name);
+		json_kv_string(&l->j, "description", a.desc);
+		json_object_end(&l->j);
+	}
+	if (l->json) {
+		json_array_end(&l->j);
+		json_object_end(&l->j);
+	}
+}
+
+static void list_tables(struct lister *l)
+{
+	pfm_pmu_info_t info;
+	const char *status;
+	pfm_pmu_t pmu;
+
+	if (!l->json)
+		printf("libpfm tables:\n");
+	pfm_for_all_pmus(pmu) {
+		if (!pfm_pmu_get(pmu, &info) ||
+		    !(status = table_status(l, &info)))
+			continue;
+		if (!l->json) {
+			printf("  %-26s %-9s %2d counters + %d fixed  %4d events  %s\n",
+			       info.name, status, info.num_cntrs,
+			       info.num_fixed_cntrs, info.nevents,
+			       info.desc ? info.desc : "");
+			continue;
+		}
+		json_object_start(&l->j);
+		json_kv_string(&l->j, "name", info.name);
+		json_kv_string(&l->j, "source", "libpfm");
+		json_kv_string(&l->j, "status", status);
+		json_kv_uint(&l->j, "counters", info.num_cntrs);
+		json_kv_uint(&l->j, "fixed_counters", info.num_fixed_cntrs);
+		json_kv_uint(&l->j, "events", info.nevents);
+		json_kv_string(&l->j, "description", info.desc);
+		json_object_end(&l->j);
+	}
+}
+
+static int print_sysfs_pmu(const struct sysfs_event *pmu, void *ctx)
+{
+	struct lister *l = ctx;
+
+	if (!l->json) {
+		printf("  %-26s type %d\n", pmu->pmu, pmu->type);
+		return 0;
+	}
+	json_object_start(&l->j);
+	json_kv_string(&l->j, "name", pmu->pmu);
+	json_kv_string(&l->j, "source", "sysfs");
+	json_kv_uint(&l->j, "type", pmu->type);
+	json_object_end(&l->j);
+	return 0;
+}
+
+static void list_table_events(struct lister *l)
+{
+	pfm_pmu_info_t info;
+	pfm_event_info_t ev;
+	pfm_pmu_t pmu;
+
+	pfm_for_all_pmus(pmu) {
+		if (!pfm_pmu_get(pmu, &info) || !table_status(l, &info))
+			continue;
+		for (int i = info.first_event; i != -1;
+		     i = pfm_get_event_next(i)) {
+			if (pfm_event_get(i, &ev) &&
+			    event_matches(l, info.name, &ev))
+				print_event(l, info.name, &ev);
+		}
+	}
+}
+
+static int print_sysfs_event(const struct sysfs_event *ev, void *ctx)
+{
+	struct lister *l = ctx;
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s/%s/", ev->pmu, ev->event);
+	if (!name_matches(l, full))
+		return 0;
+	if (!l->json) {
+		printf("%s\n    sysfs alias: %s (type %d)\n", full, ev->terms,
+		       ev->type);
+		return 0;
+	}
+	json_object_start(&l->j);
+	json_kv_string(&l->j, "name", full);
+	json_kv_string(&l->j, "pmu", ev->pmu);
+	json_kv_string(&l->j, "source", "sysfs");
+	json_kv_string(&l->j, "terms", ev->terms);
+	json_kv_uint(&l->j, "type", ev->type);
+	json_object_end(&l->j);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct lister *l, const char **pmu)
+{
+	static const struct option opts[] = {
+		{ "pmu", required_argument, NULL, 'p' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			*pmu = optarg;
+			break;
+		case 'a':
+			l->all = true;
+			break;
+		case 'j':
+			l->json = true;
+			break;
+		case 'h':
+			fputs(list_usage, stdout);
+			return 1;
+		default:
+			return -usage_bad_option("list", opt, argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1) {
+		p_err("unexpected argument '%s': one PATTERN at most (see 'bpmc list --help')",
+		      argv[optind + 1]);
+		return -EXIT_USAGE;
+	}
+	l->pattern = argv[optind];
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct lister l = {};
+	const char *pmu = NULL;
+	int ret = parse_args(argc, argv, &l, &pmu);
+
+	if (ret)
+		return ret < 0 ? -ret : 0;
+	if (events__init(pmu))
+		return EXIT_USAGE;
+	events__warn_no_table();
+	json_init(&l.j, stdout);
+	if (l.json) {
+		json_object_start(&l.j);
+		json_key(&l.j, "pmus");
+		json_array_start(&l.j);
+	}
+	list_tables(&l);
+	if (!l.json)
+		printf("kernel PMUs (sysfs, PMU/event/ syntax):\n");
+	sysfs_pmu__for_each_pmu(NULL, print_sysfs_pmu, &l);
+	if (l.json) {
+		json_array_end(&l.j);
+		json_key(&l.j, "events");
+		json_array_start(&l.j);
+	} else {
+		printf("\nevents:\n");
+	}
+	list_table_events(&l);
+	sysfs_pmu__for_each_event(NULL, print_sysfs_event, &l);
+	if (l.json) {
+		json_array_end(&l.j);
+		json_object_end(&l.j);
+	}
+	return 0;
+}

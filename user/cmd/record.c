@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bpmc record: names -> attrs -> fds -> maps -> rows -> CSV, per interval. */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "identity/cgroups.h"
+#include "maps/collector.h"
+#include "cmd/commands.h"
+#include "fds/counters.h"
+#include "rows/check.h"
+#include "rows/drain.h"
+#include "names/events.h"
+#include "cmd/record.h"
+#include "rows/self.h"
+#include "sinks/csv.h"
+#include "common/util.h"
+
+#define MAX_RATE_SYSCTL "/proc/sys/kernel/perf_event_max_sample_rate"
+
+struct record {
+	struct record_env env;
+	struct event_list events;
+	struct counters counters;
+	struct collector *collector;
+	struct interval_data data;
+	struct sink sink;
+	char host[256];
+	char path[4096];
+	uint64_t drops[BPMC_DROP_NR];
+	long max_rate;
+	struct check check;
+	struct drain_opts drain;
+	struct collector_opts bpf; /* the cgroup part is filled first */
+	struct self self;
+	bool root_only_done;
+	cpu_set_t affinity; /* ours, restored after each flush round */
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	stop_requested = 1;
+}
+
+static void default_output(struct record *r)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(r->path, sizeof(r->path), "bpmc-%s-%s.csv", r->host, stamp);
+}
+
+static void check_throttling(struct record *r)
+{
+	long rate;
+
+	if (read_file_long(MAX_RATE_SYSCTL, &rate) || rate >= r->max_rate)
+		return;
+	p_warn("the kernel throttled sampling: kernel.perf_event_max_sample_rate fell from %ld to %ld, so some overflows were not taken",
+	       r->max_rate, rate);
+	r->max_rate = rate;
+}
+
+static void report_drops(struct record *r, const uint64_t *drops)
+{
+	if (drops[BPMC_DROP_MAP_FULL])
+		p_warn("%" PRIu64
+		       " samples lost this interval: the counts map is full (raise --max-keys above %ld)",
+		       drops[BPMC_DROP_MAP_FULL], r->env.max_keys);
+	if (drops[BPMC_DROP_READ])
+		p_warn("%" PRIu64
+		       " counter reads failed this interval: their deltas go to the next task read on that CPU",
+		       drops[BPMC_DROP_READ]);
+	if (drops[BPMC_DROP_CGROUP_PATH])
+		p_warn("%" PRIu64
+		       " new cgroups' paths did not fit the ring buffer this interval: a cgroup also removed within it has no path",
+		       drops[BPMC_DROP_CGROUP_PATH]);
+	for (int i = 0; i < BPMC_DROP_NR; i++)
+		r->drops[i] += drops[i];
+}
+
+static void learn_cgroup(const struct bpmc_cgroup_event *e)
+{
+	cgroups__learn(e->id, e->hierarchy_id, e->path);
+}
+
+/*
+ * Hybrid hosts can keep their containers in cgroup v1 while every task
+ * sits in the v2 root: say so rather than write root-only rows.
+ */
+static void check_root_only(struct record *r)
+{
+	uint64_t root = cgroups__root_id();
+
+	if (r->root_only_done || r->env.cgroup_v1 || r->env.filters ||
+	    !r->data.nr)
+		return;
+	for (size_t i = 0; i < r->data.nr; i++) {
+		if (r->data.keys[i].cgroup_id != root) {
+			r->root_only_done = true;
+			return;
+		}
+	}
+	r->root_only_done = true;
+	p_warn("every task is in the cgroup v2 root: this host's containers must live in a cgroup v1 hierarchy; attribute to one with --cgroup-v1 CONTROLLER (e.g. cpu, memory, pids)");
+}
+
+/*
+ * Ends the interval on every CPU: from the CPU itself, flush what BPF has
+ * pending there and read its fds right away, so both see one instant
+ * (nothing else runs there meanwhile). Where we may not run, the flush
+ * goes by IPI instead.
+ */
+static int flush_all_cpus(struct record *r, struct counter_totals *t)
+{
+	cpu_set_t one;
+	int err = 0;
+
+	counter_totals__reset(t);
+	for (int cpu = 0; cpu < r->counters.nr_cpus && !err; cpu++) {
+		if (!counters__has_cpu(&r->counters, cpu))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		err = collector__flush_cpu(r->collector, cpu);
+		if (!err)
+			err = counters__read_cpu(&r->counters, cpu, t);
+	}
+	sched_setaffinity(0, sizeof(r->affinity), &r->affinity);
+	return err;
+}
+
+static int write_interval(struct record *r, uint64_t length_ns)
+{
+	struct interval_info info = {
+		.end_realtime_ns = clock_ns(CLOCK_REALTIME),
+		.length_ns = length_ns,
+		.host = r->host,
+	};
+	struct counter_totals totals;
+	struct drain_sums sums;
+	int err;
+
+	err = flush_all_cpus(r, &totals);
+	if (!err)
+		err = collector__take_retired(r->collector, &r->data);
+	if (err) {
+		p_err("cannot read the interval's counts: %s", strerror(-err));
+		return err;
+	}
+	report_drops(r, r->data.drops);
+	check_throttling(r);
+	cgroups__new_interval();
+	collector__take_new_cgroups(r->collector, learn_cgroup);
+	check_root_only(r);
+	err = r->sink.ops->begin_interval(&r->sink, &info);
+	if (!err)
+		err = drain__write_rows(&r->data, &r->drain, &r->events,
+					&totals, &r->sink, &sums);
+	if (!err)
+		err = self__write_rows(&r->self, r->collector,
+				       r->data.drops[BPMC_DROP_MAP_FULL],
+				       &r->sink);
+	if (!err)
+		err = r->sink.ops->end_interval(&r->sink);
+	if (err)
+		p_err("cannot write to '%s': %s", r->path, strerror(-err));
+	else
+		check__interval(&r->check, &sums, r->env.scopes, r->events.nr);
+	return err;
+}
+
+static void sleep_until(uint64_t mono_ns)
+{
+	struct timespec ts = {
+		.tv_sec = mono_ns / 1000000000ull,
+		.tv_nsec = mono_ns % 1000000000ull,
+	};
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* Intervals end on start + k * interval, so they never drift. */
+static int record_loop(struct record *r)
+{
+	uint64_t interval = r->env.interval_ms * 1000000ull;
+	uint64_t start = clock_ns(CLOCK_MONOTONIC), last = start;
+	uint64_t next = start + interval, deadline = UINT64_MAX, now;
+	int err;
+
+	if (r->env.duration_s)
+		deadline = start + r->env.duration_s * 1000000000ull;
+	for (;;) {
+		sleep_until(next < deadline ? next : deadline);
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (now < next && now < deadline && !stop_requested)
+			continue; /* woken by a signal we do not act on */
+		err = write_interval(r, now - last);
+		if (err || stop_requested || now >= deadline)
+			return err;
+		last = now;
+		while (next <= now)
+			next += interval;
+	}
+}
+
+/* -G PATH[,PATH...] -> the ancestor ids and levels the BPF side tests. */
+static int resolve_filters(const char *list, struct collector_opts *o)
+{
+	char copy[4096], *tok, *save;
+	int err, level;
+	uint64_t id;
+
+	if (!list)
+		return 0;
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_filters == BPMC_MAX_FILTERS) {
+			p_err("too many cgroups in '-G %s': at most %d", list,
+			      BPMC_MAX_FILTERS);
+			return -E2BIG;
+		}
+		err = cgroups__resolve(tok, &id, &level);
+		if (err) {
+			p_err("no cgroup '-G %s' under %s: %s", tok,
+			      cgroups__mount(), strerror(-err));
+			return err;
+		}
+		o->filter_id[o->nr_filters] = id;
+		o->filter_level[o->nr_filters++] = level;
+	}
+	return 0;
+}
+
+/* The cgroup hierarchy, --cgroup-v1's subsystem and -G's subtrees. */
+static int identity_setup(struct record *r)
+{
+	uint32_t hierarchy;
+	int err = cgroups__init(r->env.cgroup_v1);
+
+	r->bpf.v1_subsys = -1;
+	if (!err && r->env.cgroup_v1)
+		err = cgroups__v1_controller(r->env.cgroup_v1,
+					     &r->bpf.v1_subsys, &hierarchy);
+	if (!err)
+		err = resolve_filters(r->env.filters, &r->bpf);
+	if (err)
+		cgroups__free();
+	return err;
+}
+
+static int record_setup(struct record *r)
+{
+	struct counter_opts copts = {
+		.period = r->env.period,
+		.freq = r->env.freq,
+		.sampling = !r->env.exact,
+	};
+	struct collector_opts *bopts = &r->bpf;
+	int err;
+
+	bopts->key_tgid = r->env.scopes & (SCOPE_PROCESS | SCOPE_THREAD);
+	bopts->key_tid = r->env.scopes & SCOPE_THREAD;
+	bopts->max_keys = r->env.max_keys;
+	bopts->nr_events = r->events.nr;
+	bopts->exact = r->env.exact;
+
+	for (int e = 0; e < r->events.nr; e++) {
+		bopts->leader[e] = r->events.ev[e].leader;
+		if (r->env.exact && r->events.ev[e].own_period) {
+			p_err("event '%s' sets a period or frequency, which has no meaning with --mode exact",
+			      r->events.ev[e].name);
+			return -EINVAL;
+		}
+	}
+	if (sched_getaffinity(0, sizeof(r->affinity), &r->affinity))
+		return -errno;
+
+	err = counters__open(&r->counters, &r->events, &copts);
+	if (err)
+		return err;
+	err = collector__load(&r->collector, bopts);
+	if (err)
+		return err;
+	err = collector__attach(r->collector, &r->counters);
+	if (err)
+		return err;
+	/* Through the fd-based call, never the sysctl: it goes off with us. */
+	if (r->env.self_stats && collector__enable_stats(r->collector))
+		p_warn("cannot hold BPF run-time statistics on: %s; bpf_run_time_ns will read 0",
+		       strerror(errno));
+	self__init(&r->self, r->collector);
+	/* Only now, with everything open and loaded, create the file. */
+	r->sink.ops = &sink_csv_ops;
+	return r->sink.ops->open(&r->sink, r->path);
+}
+
+static int choose_events(struct record *r)
+{
+	char err[EVENT_ERR_LEN];
+	const char *list = r->env.events;
+
+	if (!list) {
+		if (events__host_has_pmu()) {
+			list = "cycles,instructions";
+		} else {
+			list = "cpu-clock";
+			p_info("no hardware PMU on this host (a VM?): recording cpu-clock instead of cycles,instructions");
+		}
+	}
+	if (events__parse_list(list, &r->events, err, sizeof(err))) {
+		p_err("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record r = {
+		.env = {
+			.interval_ms = 1000,
+			.freq = 997,
+			.max_keys = 16384,
+			.scopes = SCOPE_CGROUP | SCOPE_PROCESS,
+			.tolerance_pct = 0.1,
+			.rollup_depth = -1,
+		},
+	};
+	struct sigaction sa = { .sa_handler = on_signal };
+	char missing[64];
+	int err, ret = EXIT_USAGE;
+
+	err = record_parse_args(argc, argv, &r.env);
+	if (err)
+		return err;
+	r.check.tolerance_pct = r.env.tolerance_pct;
+	r.drain.scopes = r.env.scopes;
+	r.drain.rollup_depth = r.env.rollup_depth;
+	if (!record_has_capabilities(missing, sizeof(missing))) {
+		p_err("record needs root, or %s (this process lacks them)",
+		      missing);
+		return EXIT_USAGE;
+	}
+	gethostname(r.host, sizeof(r.host) - 1);
+	if (r.env.output)
+		snprintf(r.path, sizeof(r.path), "%s", r.env.output);
+	else
+		default_output(&r);
+	err = csv_path_writable(r.path);
+	if (err) {
+		p_err("cannot write output '%s': %s (see 'bpmc record --help')",
+		      r.path, strerror(-err));
+		return EXIT_USAGE;
+	}
+	/* Before the events: a refusal must come before any other word. */
+	if (identity_setup(&r))
+		return EXIT_USAGE;
+	if (events__init(r.env.pmu) || choose_events(&r)) {
+		cgroups__free();
+		return EXIT_USAGE;
+	}
+	if (read_file_long(MAX_RATE_SYSCTL, &r.max_rate))
+		r.max_rate = 0;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	err = record_setup(&r);
+	if (err)
+		goto cleanup;
+	ret = 1;
+	err = counters__enable(&r.counters);
+	if (err) {
+		p_err("cannot enable the counters: %s", strerror(-err));
+		goto cleanup;
+	}
+	if (strcmp(r.path, "-"))
+		p_info("recording %d event(s) on %d CPU(s) into '%s'",
+		       r.events.nr, cpus_possible(), r.path);
+	err = record_loop(&r);
+	if (!err)
+		ret = 0;
+	/*
+	 * Sampling error is statistical, and under -G the system row is the
+	 * host's while the rows are the subtrees': report, never fail.
+	 */
+	if (!err && r.env.check &&
+	    !check__report(&r.check, &r.events, r.env.scopes) && r.env.exact &&
+	    !r.env.filters) {
+		p_err("check failed: a discrepancy is above %.4g%%",
+		      r.env.tolerance_pct);
+		ret = 1;
+	}
+cleanup:
+	if (r.counters.fd)
+		counters__disable(&r.counters);
+	collector__destroy(r.collector);
+	counters__close(&r.counters);
+	if (r.sink.priv && r.sink.ops->close(&r.sink))
+		ret = 1;
+	interval_data__free(&r.data);
+	cgroups__free();
+	if (r.drops[BPMC_DROP_MAP_FULL])
+		p_warn("%" PRIu64
+		       " samples were lost in all because the counts map was full (--max-keys %ld)",
+		       r.drops[BPMC_DROP_MAP_FULL], r.env.max_keys);
+	if (!ret && strcmp(r.path, "-"))
+		p_info("wrote '%s'", r.path);
+	return ret;
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+
+bool verbose;
+
+static void vprint(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "bpmc: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void p_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint("", fmt, ap);
+	va_end(ap);
+}
+
+void p_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void p_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint("", fmt, ap);
+	va_end(ap);
+}
+
+int usage_bad_option(const char *cmd, int opt, const char *arg)
+{
+	if (opt == ':')
+		p_err("option '%s' needs a value (see 'bpmc %s --help')", arg,
+		      cmd);
+	else
+		p_err("unknown option '%s' (see 'bpmc %s --help')", arg, cmd);
+	return EXIT_USAGE;
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	/* strtol would skip leading blanks: a whole-string parse must not. */
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	bool hex = s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+
+	/* strtoull accepts blanks and a minus sign; we accept neither, and
+	 * a leading zero means decimal, not octal. */
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	if (hex && !isxdigit((unsigned char)s[2]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
+	if (*end)
+		return -EINVAL;
+	if (errno)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int read_file_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int read_file_long(const char *path, long *out)
+{
+	char buf[64];
+	int err = read_file_str(path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	return parse_long(buf, -__LONG_MAX__ - 1, __LONG_MAX__, out);
+}
+
+int cpulist_parse(const char *list, bool *cpus, int max_cpus)
+{
+	const char *p = list;
+	char *end;
+	long a, b;
+
+	memset(cpus, 0, max_cpus * sizeof(*cpus));
+	while (*p) {
+		a = strtol(p, &end, 10);
+		if (end == p)
+			return -EINVAL;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p)
+				return -EINVAL;
+		}
+		if (a < 0 || b < a || b >= max_cpus)
+			return -ERANGE;
+		for (long c = a; c <= b; c++)
+			cpus[c] = true;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+		else
+			break;
+	}
+	return 0;
+}
+
+unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[256], diag, up, cost;
+	size_t la = strnlen(a, 255), lb = strnlen(b, 255);
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			up = row[j];
+			cost = tolower((unsigned char)a[i - 1]) !=
+			       tolower((unsigned char)b[j - 1]);
+			row[j] = diag + cost;
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+int cpus_possible(void)
+{
+	char buf[4096], *p;
+	long last;
+
+	int err = read_file_str("/sys/devices/system/cpu/possible", buf,
+				sizeof(buf));
+
+	if (err)
+		return err;
+	/* "0-3,8-11": the number after the last separator is the highest. */
+	p = buf + strcspn(buf, "\n");
+	while (p > buf && p[-1] != '-' && p[-1] != ',')
+		p--;
+	err = parse_long(p, 0, 1 << 20, &last);
+	return err ? err : (int)last + 1;
+}

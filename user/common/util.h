@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPMC_UTIL_H
+#define BPMC_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit status for refused input, as the CLI contract promises. */
+#define EXIT_USAGE 2
+
+/* One error printer: "bpmc: <lower-case message>" on stderr. */
+void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void p_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern bool verbose;
+
+/*
+ * Reports getopt's ':' (missing value) or '?' (unknown option) for
+ * command cmd and returns EXIT_USAGE.
+ */
+int usage_bad_option(const char *cmd, int opt, const char *arg);
+
+/* Whole-string decimal parse within [min, max]; 0 or -EINVAL/-ERANGE. */
+int parse_long(const char *s, long min, long max, long *out);
+/* Decimal or 0x-hex unsigned 64-bit parse; 0 or -EINVAL/-ERANGE. */
+int parse_u64(const char *s, uint64_t *out);
+
+uint64_t clock_ns(clockid_t clock);
+
+/* Reads a small sysfs/procfs file into buf, NUL-terminated, newline cut. */
+int read_file_str(const char *path, char *buf, size_t len);
+int read_file_long(const char *path, long *out);
+
+/* Levenshtein distance, ignoring case; strings longer than 255 count
+ * as 255 characters. */
+unsigned edit_distance(const char *a, const char *b);
+
+/* Parses a kernel CPU list ("0-3,8") into a bool map of max_cpus. */
+int cpulist_parse(const char *list, bool *cpus, int max_cpus);
+
+/*
+ * The number of possible CPUs (the highest in
+ * /sys/devices/system/cpu/possible, plus one): what per-CPU arrays are
+ * sized by, online or not. -errno on failure.
+ */
+int cpus_possible(void);
+
+#endif

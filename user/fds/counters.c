@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "fds/counters.h"
+#include "common/util.h"
+
+#define SYSFS_PMUS "/sys/bus/event_source/devices"
+#define MAX_CPUS 4096
+
+uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running)
+{
+	if (!running)
+		return 0;
+	unsigned __int128 scaled;
+
+	if (running >= enabled)
+		return value;
+	scaled = (unsigned __int128)value * enabled / running;
+	return scaled > UINT64_MAX ? UINT64_MAX : (uint64_t)scaled;
+}
+
+struct counter_reading counter_delta(const struct counter_reading *now,
+				     const struct counter_reading *prev)
+{
+	/* Modular subtraction stays right across a 64-bit wrap. */
+	struct counter_reading d = {
+		.value = now->value - prev->value,
+		.enabled = now->enabled - prev->enabled,
+		.running = now->running - prev->running,
+	};
+	return d;
+}
+
+/* CPUs of the PMU whose sysfs `type` is attr_type, or all online CPUs. */
+static int pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus)
+{
+	char path[512], buf[4096];
+	struct dirent *de;
+	long type;
+	DIR *dir;
+	int err;
+
+	err = read_file_str("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (!err)
+		err = cpulist_parse(buf, cpus, nr_cpus);
+	if (err)
+		return err;
+	if (attr_type == PERF_TYPE_HARDWARE || attr_type == PERF_TYPE_HW_CACHE)
+		attr_type = PERF_TYPE_RAW; /* the core PMU, "cpu" */
+	dir = opendir(SYSFS_PMUS);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), SYSFS_PMUS "/%s/type", de->d_name);
+		if (read_file_long(path, &type) || type != attr_type)
+			continue;
+		snprintf(path, sizeof(path), SYSFS_PMUS "/%s/cpumask",
+			 de->d_name);
+		if (!read_file_str(path, buf, sizeof(buf)) && *buf)
+			err = cpulist_parse(buf, cpus, nr_cpus);
+		break;
+	}
+	closedir(dir);
+	return err;
+}
+
+/* Whether the event opens once sampling is taken away from it. */
+static bool counts_without_sampling(const struct perf_event_attr *attr, int cpu)
+{
+	struct perf_event_attr plain = *attr;
+	int fd;
+
+	plain.sample_period = 0;
+	plain.freq = 0;
+	fd = syscall(SYS_perf_event_open, &plain, cpu < 0 ? 0 : -1, cpu, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+const char *counters__open_reason(const struct event *ev,
+				  const struct perf_event_attr *attr, int cpu,
+				  int err)
+{
+	bool sampling = attr->sample_period != 0; /* sample_freq shares it */
+	static char buf[160];
+	long max_rate;
+
+	if (sampling && (err == EINVAL || err == EOPNOTSUPP) &&
+	    counts_without_sampling(attr, cpu))
+		return "its PMU cannot sample; it can only count";
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+		return event__is_hardware(ev) ?
+			       "no hardware PMU on this host (a VM without vPMU?)" :
+			       "this kernel does not support the event";
+	case EOPNOTSUPP:
+		return "not supported by its PMU";
+	case EACCES:
+	case EPERM:
+		return "not permitted: bpmc needs CAP_PERFMON or root";
+	case EMFILE:
+		return "too many open files (raise ulimit -n)";
+	case EINVAL:
+		if (attr->freq &&
+		    !read_file_long(
+			    "/proc/sys/kernel/perf_event_max_sample_rate",
+			    &max_rate) &&
+		    attr->sample_freq > (uint64_t)max_rate) {
+			snprintf(
+				buf, sizeof(buf),
+				"frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
+				(unsigned long long)attr->sample_freq,
+				max_rate);
+			return buf;
+		}
+		/* fall through */
+	default:
+		return strerror(err);
+	}
+}
+
+/* Group members count; only their leader samples. */
+static void attr_for_cpu(struct perf_event_attr *attr, const struct event *ev,
+			 bool member, const struct counter_opts *opts)
+{
+	*attr = ev->attr;
+	attr->size = sizeof(*attr);
+	/* A member follows its leader: disabled on its own, it was
+	 * measured here never to be scheduled in, even when enabled. */
+	attr->disabled = !member;
+	attr->inherit = 0;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->sample_type = 0;
+	if (!opts->sampling || member) {
+		attr->sample_period = 0;
+		attr->freq = 0;
+		return;
+	}
+	if (ev->own_period)
+		return;
+	if (opts->period) {
+		attr->freq = 0;
+		attr->sample_period = opts->period;
+	} else {
+		attr->freq = 1;
+		attr->sample_freq = opts->freq;
+	}
+}
+
+int counters__open(struct counters *c, const struct event_list *events,
+		   const struct counter_opts *opts)
+{
+	struct perf_event_attr attr;
+	bool cpus[MAX_CPUS];
+	int fd, opened, err;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	c->nr_cpus = cpus_possible();
+	if (c->nr_cpus <= 0 || c->nr_cpus > MAX_CPUS) {
+		p_err("cannot count possible CPUs: %s", strerror(-c->nr_cpus));
+		return c->nr_cpus < 0 ? c->nr_cpus : -ERANGE;
+	}
+	c->nr_events = events->nr < BPMC_MAX_EVENTS ? events->nr :
+						      BPMC_MAX_EVENTS;
+	for (int e = 0; e < c->nr_events; e++)
+		c->leader[e] = events->ev[e].leader;
+	n = (size_t)c->nr_events * c->nr_cpus;
+	c->fd = malloc(n * sizeof(*c->fd));
+	c->last = calloc(n, sizeof(*c->last));
+	if (!c->fd || !c->last) {
+		counters__close(c);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		c->fd[i] = -1;
+
+	for (int e = 0; e < events->nr; e++) {
+		const struct event *ev = &events->ev[e];
+		bool member = ev->leader != e;
+
+		/* A member lives where its leader does. */
+		err = pmu_cpus(events->ev[ev->leader].attr.type, cpus,
+			       c->nr_cpus);
+		if (err) {
+			p_err("cannot read the CPUs of event '%s': %s",
+			      ev->name, strerror(-err));
+			goto fail;
+		}
+		attr_for_cpu(&attr, ev, member, opts);
+		opened = 0;
+		for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+			if (!cpus[cpu])
+				continue;
+			fd = syscall(
+				SYS_perf_event_open, &attr, -1, cpu,
+				member ? c->fd[ev->leader * c->nr_cpus + cpu] :
+					 -1,
+				PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0) {
+				err = -errno;
+				if (member &&
+				    (errno == EINVAL || errno == ENOSPC))
+					p_err("cannot open event '%s' on cpu %d: its group with '%s' does not fit the PMU's counters",
+					      ev->name, cpu,
+					      events->ev[ev->leader].name);
+				else
+					p_err("cannot open event '%s' on cpu %d: %s",
+					      ev->name, cpu,
+					      counters__open_reason(
+						      ev, &attr, cpu, errno));
+				goto fail;
+			}
+			c->fd[e * c->nr_cpus + cpu] = fd;
+			opened++;
+		}
+		if (!opened) {
+			p_err("event '%s' has no online CPU to count on",
+			      ev->name);
+			err = -ENODEV;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	counters__close(c);
+	return err;
+}
+
+/* Through each group leader, which carries its members along. */
+static int counters__ioctl_all(struct counters *c, unsigned long req)
+{
+	int n = c->nr_events * c->nr_cpus;
+
+	for (int i = 0; i < n; i++) {
+		if (c->fd[i] < 0 || c->leader[i / c->nr_cpus] != i / c->nr_cpus)
+			continue;
+		if (ioctl(c->fd[i], req, PERF_IOC_FLAG_GROUP))
+			return -errno;
+	}
+	return 0;
+}
+
+int counters__enable(struct counters *c)
+{
+	return counters__ioctl_all(c, PERF_EVENT_IOC_ENABLE);
+}
+
+int counters__disable(struct counters *c)
+{
+	return counters__ioctl_all(c, PERF_EVENT_IOC_DISABLE);
+}
+
+void counters__close(struct counters *c)
+{
+	int n = c->nr_events * c->nr_cpus;
+
+	for (int i = 0; c->fd && i < n; i++) {
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+	}
+	free(c->fd);
+	free(c->last);
+	memset(c, 0, sizeof(*c));
+}
+
+bool counters__has_cpu(const struct counters *c, int cpu)
+{
+	for (int e = 0; e < c->nr_events; e++) {
+		if (c->fd[e * c->nr_cpus + cpu] >= 0)
+			return true;
+	}
+	return false;
+}
+
+void counter_totals__reset(struct counter_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t)
+{
+	struct counter_reading now, d;
+	int i;
+
+	for (int e = 0; e < c->nr_events; e++) {
+		i = e * c->nr_cpus + cpu;
+		if (c->fd[i] < 0)
+			continue;
+		if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
+			return errno ? -errno : -EIO;
+		d = counter_delta(&now, &c->last[i]);
+		c->last[i] = now;
+		t->raw[e].value += d.value;
+		t->raw[e].enabled += d.enabled;
+		t->raw[e].running += d.running;
+		t->scaled[e] += counter_scale(d.value, d.enabled, d.running);
+	}
+	return 0;
+}

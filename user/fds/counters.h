@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* attrs -> fds: one perf_event fd per event per CPU, system-wide. */
+#ifndef BPMC_COUNTERS_H
+#define BPMC_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "names/events.h"
+
+struct counter_opts {
+	uint64_t period; /* -c: sample every N events, or 0 */
+	uint64_t freq; /* -F: samples per second, used when !period */
+	bool sampling; /* false: counting fds only */
+};
+
+/* One reading of a counter, or the difference of two. */
+struct counter_reading {
+	uint64_t value;
+	uint64_t enabled;
+	uint64_t running;
+};
+
+struct counters {
+	int nr_events;
+	int nr_cpus; /* possible CPUs: the fd array stride */
+	int *fd; /* [event * nr_cpus + cpu], -1 if unused */
+	struct counter_reading *last; /* same layout */
+	int leader[BPMC_MAX_EVENTS];
+};
+
+/* Opens every event on every CPU its PMU covers; prints why on failure. */
+int counters__open(struct counters *c, const struct event_list *events,
+		   const struct counter_opts *opts);
+int counters__enable(struct counters *c);
+int counters__disable(struct counters *c);
+void counters__close(struct counters *c);
+
+/* One interval's counts per event, summed over CPUs. */
+struct counter_totals {
+	struct counter_reading raw[BPMC_MAX_EVENTS];
+	uint64_t scaled[BPMC_MAX_EVENTS]; /* per-CPU scaled, then summed */
+};
+
+void counter_totals__reset(struct counter_totals *t);
+/* True when some event is open on cpu. */
+bool counters__has_cpu(const struct counters *c, int cpu);
+/*
+ * Reads cpu's fds and adds each event's change since the last read of
+ * that CPU to t.
+ */
+int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t);
+
+/*
+ * Why perf_event_open(attr, cpu) of ev failed with errno err, in words.
+ * cpu < 0 means the calling thread.
+ */
+const char *counters__open_reason(const struct event *ev,
+				  const struct perf_event_attr *attr, int cpu,
+				  int err);
+
+/* The one multiplexing formula: value * enabled / running, 0 if never ran. */
+uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running);
+
+/* Difference of two cumulative readings, tolerating a counter wrap. */
+struct counter_reading counter_delta(const struct counter_reading *now,
+				     const struct counter_reading *prev);
+
+#endif

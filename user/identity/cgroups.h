@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Identity: cgroup id -> path under the hierarchy's mount, and the
+ * container and pod the path names; cached, never a walk per row.
+ */
+#ifndef BPMC_CGROUPS_H
+#define BPMC_CGROUPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "identity/containers.h"
+
+struct cgroup_info {
+	char *path; /* relative to the mount, "/" for the root */
+	struct container_ref ref;
+};
+
+/* Finds the cgroup2 mount in mountinfo (NULL: /proc/self/mountinfo). */
+int cgroups__find_mount(const char *mountinfo, char *out, size_t len);
+/* A v1 controller's subsystem id and hierarchy id, from /proc/cgroups. */
+int cgroups__v1_controller(const char *controller, int *ssid,
+			   uint32_t *hierarchy_id);
+
+/* Finds the mount (cgroup2, or the v1 hierarchy of v1_controller) and
+ * caches the whole tree once. */
+int cgroups__init(const char *v1_controller);
+const char *cgroups__mount(void);
+uint64_t cgroups__root_id(void);
+
+/*
+ * A cgroup id's path and container. A miss rescans the tree, at most
+ * once per cgroups__new_interval(); a cgroup that is gone keeps the last
+ * path seen. NULL if never seen.
+ */
+const struct cgroup_info *cgroups__lookup(uint64_t id);
+/* Records a cgroup seen being made (ignored for other hierarchies). */
+void cgroups__learn(uint64_t id, uint32_t hierarchy_id, const char *path);
+/* -G: a path (relative to the mount, or absolute under it) -> its id and
+ * depth below the root. */
+int cgroups__resolve(const char *path, uint64_t *id, int *level);
+void cgroups__new_interval(void);
+/* Full walks so far, and cache size: for the resolve-cost figures. */
+uint64_t cgroups__scans(void);
+size_t cgroups__cached(void);
+void cgroups__free(void);
+
+#endif

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "maps/collector.h"
+/* After collector.h: the skeleton refers to the shared types by name. */
+#include "collect.skel.h"
+#include "common/util.h"
+
+struct collector {
+	struct collect_bpf *skel;
+	struct bpf_link **links;
+	int nr_links;
+	int nr_cpus;
+	struct bpmc_slot *slot_buf; /* a slot read back from the map */
+	uint64_t *drop_buf; /* one per possible CPU */
+	uint64_t drops_seen[BPMC_DROP_NR];
+	__u32 gen; /* every CPU's live generation */
+	struct ring_buffer *new_cgroups;
+	int stats_fd;
+	void (*on_new_cgroup)(const struct bpmc_cgroup_event *e);
+};
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	if (level == LIBBPF_INFO && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+/* The overflow program of event e: on_overflow_<e>. */
+static struct bpf_program *overflow_prog(struct collector *c, int e)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "on_overflow_%d", e);
+	return bpf_object__find_program_by_name(c->skel->obj, name);
+}
+
+int collector__load(struct collector **out, const struct collector_opts *opts)
+{
+	struct collector *c;
+	int err;
+
+	libbpf_set_print(libbpf_print);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->stats_fd = -1;
+	c->nr_cpus = libbpf_num_possible_cpus();
+	if (c->nr_cpus > BPMC_MAX_CPUS) {
+		p_err("this host has %d possible CPUs; bpmc handles at most %d",
+		      c->nr_cpus, BPMC_MAX_CPUS);
+		free(c);
+		return -E2BIG;
+	}
+	c->slot_buf = calloc(1, sizeof(*c->slot_buf));
+	c->drop_buf = calloc(c->nr_cpus, sizeof(*c->drop_buf));
+	if (!c->slot_buf || !c->drop_buf) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+
+	c->skel = collect_bpf__open();
+	if (!c->skel) {
+		err = -errno;
+		p_err("cannot open the BPF object: %s", strerror(-err));
+		goto cleanup;
+	}
+	c->skel->rodata->key_tgid = opts->key_tgid;
+	c->skel->rodata->key_tid = opts->key_tid;
+	c->skel->rodata->nr_events = opts->nr_events;
+	c->skel->rodata->nr_cpus = c->nr_cpus;
+	c->skel->rodata->exact = opts->exact;
+	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
+		c->skel->rodata->group_leader[e] =
+			e < opts->nr_events ? opts->leader[e] : e;
+	c->skel->rodata->v1_subsys = opts->v1_subsys;
+	c->skel->rodata->filter_nr = opts->nr_filters;
+	for (int i = 0; i < opts->nr_filters && i < BPMC_MAX_FILTERS; i++) {
+		c->skel->rodata->filter_level[i] = opts->filter_level[i];
+		c->skel->rodata->filter_id[i] = opts->filter_id[i];
+	}
+	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
+	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
+	bpf_map__set_max_entries(c->skel->maps.slots, c->nr_cpus *
+							      BPMC_GENERATIONS *
+							      BPMC_SLOT_WAYS);
+	bpf_map__set_max_entries(c->skel->maps.cpus, c->nr_cpus);
+	bpf_map__set_max_entries(c->skel->maps.counters,
+				 opts->nr_events * c->nr_cpus);
+	/* Load only the programs this mode runs: an overflow program per
+	 * sampling leader, or the context-switch program. */
+	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
+		bpf_program__set_autoload(overflow_prog(c, e),
+					  !opts->exact && e < opts->nr_events &&
+						  opts->leader[e] == e);
+	bpf_program__set_autoload(c->skel->progs.on_switch, opts->exact);
+
+	err = collect_bpf__load(c->skel);
+	if (err) {
+		p_err("cannot load the BPF programs: %s (run with -v for the verifier log)",
+		      strerror(-err));
+		goto cleanup;
+	}
+	*out = c;
+	return 0;
+cleanup:
+	collector__destroy(c);
+	return err;
+}
+
+static int attach_prog(struct collector *c, struct bpf_program *prog)
+{
+	struct bpf_link *link = bpf_program__attach(prog);
+	int err;
+
+	if (!link) {
+		err = -errno;
+		p_err("cannot attach %s: %s", bpf_program__section_name(prog),
+		      strerror(-err));
+		return err;
+	}
+	c->links[c->nr_links++] = link;
+	return 0;
+}
+
+int collector__attach(struct collector *c, const struct counters *counters)
+{
+	int n = counters->nr_events * counters->nr_cpus;
+	int map_fd = bpf_map__fd(c->skel->maps.counters);
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	__u32 idx;
+	int err;
+
+	c->links = calloc(n + 3, sizeof(*c->links));
+	if (!c->links)
+		return -ENOMEM;
+	err = attach_prog(c, c->skel->progs.on_cgroup_attach);
+	if (!err)
+		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir);
+	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
+		err = attach_prog(c, c->skel->progs.on_switch);
+	if (err)
+		return err;
+	for (int i = 0; i < n; i++) {
+		if (counters->fd[i] < 0)
+			continue;
+		/* Every fd can be read from BPF: exact mode and members. */
+		idx = i;
+		if (bpf_map_update_elem(map_fd, &idx, &counters->fd[i],
+					BPF_ANY)) {
+			err = -errno;
+			p_err("cannot add event %d on cpu %d to the counters map: %s",
+			      i / counters->nr_cpus, i % counters->nr_cpus,
+			      strerror(-err));
+			return err;
+		}
+		prog = overflow_prog(c, i / counters->nr_cpus);
+		if (!bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach_perf_event(prog, counters->fd[i]);
+		if (!link) {
+			err = -errno;
+			p_err("cannot attach to event %d on cpu %d: %s",
+			      i / counters->nr_cpus, i % counters->nr_cpus,
+			      strerror(-err));
+			return err;
+		}
+		c->links[c->nr_links++] = link;
+	}
+	return 0;
+}
+
+static int interval_data__reserve(struct interval_data *d, size_t nr)
+{
+	void *k, *v;
+	size_t cap = d->cap ? d->cap : 1024;
+
+	if (nr <= d->cap)
+		return 0;
+	while (cap < nr)
+		cap *= 2;
+	k = realloc(d->keys, cap * sizeof(*d->keys));
+	if (!k)
+		return -ENOMEM;
+	d->keys = k;
+	v = realloc(d->values, cap * sizeof(*d->values));
+	if (!v)
+		return -ENOMEM;
+	d->values = v;
+	d->cap = cap;
+	return 0;
+}
+
+void interval_data__free(struct interval_data *d)
+{
+	free(d->keys);
+	free(d->values);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Moves the whole retired hash into data, emptying it for its next turn. */
+static int take_counts(int map_fd, struct interval_data *d, uint32_t max_keys)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 in_batch = 0, out_batch;
+	void *in = NULL;
+	__u32 count;
+	int err;
+
+	for (;;) {
+		err = interval_data__reserve(d, d->nr + max_keys);
+		if (err)
+			return err;
+		count = max_keys;
+		err = bpf_map_lookup_and_delete_batch(map_fd, in, &out_batch,
+						      d->keys + d->nr,
+						      d->values + d->nr, &count,
+						      &opts);
+		if (err && errno != ENOENT)
+			return -errno;
+		d->nr += count;
+		if (err) /* ENOENT: the map is empty now */
+			return 0;
+		in_batch = out_batch;
+		in = &in_batch;
+	}
+}
+
+/* Adds the retired slots of every CPU (tasks still pending there). */
+static int take_slots(struct collector *c, __u32 g, struct interval_data *d)
+{
+	int fd = bpf_map__fd(c->skel->maps.slots);
+	struct bpmc_slot *s = c->slot_buf;
+	__u32 idx;
+	int err;
+
+	err = interval_data__reserve(d, d->nr + c->nr_cpus * BPMC_SLOT_WAYS);
+	if (err)
+		return err;
+	for (int i = 0; i < c->nr_cpus * BPMC_SLOT_WAYS; i++) {
+		int cpu = i / BPMC_SLOT_WAYS, way = i % BPMC_SLOT_WAYS;
+
+		idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS + way;
+		if (bpf_map_lookup_elem(fd, &idx, s))
+			return -errno;
+		if (!s->key.cgroup_id || s->skip)
+			continue;
+		d->keys[d->nr] = s->key;
+		d->values[d->nr] = s->value;
+		d->nr++;
+		memset(s, 0, sizeof(*s));
+		if (bpf_map_update_elem(fd, &idx, s, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+static int take_drops(struct collector *c, struct interval_data *d)
+{
+	int fd = bpf_map__fd(c->skel->maps.drops);
+
+	uint64_t total;
+
+	/* The map stays cumulative: resetting it would race with a CPU
+	 * that is counting a drop right now. */
+	for (__u32 why = 0; why < BPMC_DROP_NR; why++) {
+		if (bpf_map_lookup_elem(fd, &why, c->drop_buf))
+			return -errno;
+		total = 0;
+		for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+			total += c->drop_buf[cpu];
+		d->drops[why] = total - c->drops_seen[why];
+		c->drops_seen[why] = total;
+	}
+	return 0;
+}
+
+int collector__flush_cpu(struct collector *c, int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
+		    .cpu = cpu);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.flush),
+				   &opts))
+		return -errno;
+	return 0;
+}
+
+int collector__take_retired(struct collector *c, struct interval_data *d)
+{
+	__u32 old = c->gen;
+	struct bpf_map *map;
+	int err;
+
+	c->gen ^= 1;
+	d->nr = 0;
+	map = old ? c->skel->maps.counts_1 : c->skel->maps.counts_0;
+	err = take_counts(bpf_map__fd(map), d, bpf_map__max_entries(map));
+	if (!err)
+		err = take_slots(c, old, d);
+	if (!err)
+		err = take_drops(c, d);
+	return err;
+}
+
+static int new_cgroup(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	struct bpmc_cgroup_event e;
+
+	/* The ring is mapped read-only: terminate a copy, not the record. */
+	if (size >= sizeof(e)) {
+		memcpy(&e, data, sizeof(e));
+		e.path[sizeof(e.path) - 1] = '\0';
+		c->on_new_cgroup(&e);
+	}
+	return 0;
+}
+
+int collector__take_new_cgroups(struct collector *c,
+				void (*fn)(const struct bpmc_cgroup_event *e))
+{
+	int n;
+
+	if (!c->new_cgroups) {
+		c->new_cgroups =
+			ring_buffer__new(bpf_map__fd(c->skel->maps.new_cgroups),
+					 new_cgroup, c, NULL);
+		if (!c->new_cgroups)
+			return -errno;
+	}
+	c->on_new_cgroup = fn;
+	n = ring_buffer__consume(c->new_cgroups);
+	return n < 0 ? n : 0;
+}
+
+int collector__prog_stats(struct collector *c, struct prog_stats *out)
+{
+	struct bpf_prog_info info;
+	struct bpf_program *prog;
+	__u32 len;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	bpf_object__for_each_program(prog, c->skel->obj)
+	{
+		fd = bpf_program__fd(prog);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			return -errno;
+		out->run_time_ns += info.run_time_ns;
+		out->runs += info.run_cnt;
+	}
+	return 0;
+}
+
+int collector__enable_stats(struct collector *c)
+{
+	if (c->stats_fd < 0)
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	return c->stats_fd < 0 ? -errno : 0;
+}
+
+int collector__inject(struct collector *c, const struct bpmc_key *key,
+		      const struct bpmc_value *value)
+{
+	struct bpf_map *map = c->gen ? c->skel->maps.counts_1 :
+				       c->skel->maps.counts_0;
+
+	return bpf_map_update_elem(bpf_map__fd(map), key, value, BPF_ANY) ?
+		       -errno :
+		       0;
+}
+
+void collector__destroy(struct collector *c)
+{
+	if (!c)
+		return;
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
+	ring_buffer__free(c->new_cgroups);
+	for (int i = 0; i < c->nr_links; i++)
+		bpf_link__destroy(c->links[i]);
+	free(c->links);
+	collect_bpf__destroy(c->skel);
+	free(c->slot_buf);
+	free(c->drop_buf);
+	free(c);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* fds -> BPF maps: the skeleton's life cycle and the per-interval take. */
+#ifndef BPMC_COLLECTOR_H
+#define BPMC_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collect.h"
+#include "fds/counters.h"
+
+struct collector_opts {
+	bool key_tgid; /* process or thread rows requested */
+	bool key_tid; /* thread rows requested */
+	uint32_t max_keys; /* distinct keys per interval */
+	int nr_events;
+	bool exact; /* read counters at context switches */
+	int leader[BPMC_MAX_EVENTS]; /* each event's group leader */
+	int v1_subsys; /* --cgroup-v1 controller's subsystem id, or -1 */
+	int nr_filters; /* -G subtrees */
+	uint32_t filter_level[BPMC_MAX_FILTERS];
+	uint64_t filter_id[BPMC_MAX_FILTERS];
+};
+
+/* What one interval attributed: one entry per distinct key. */
+struct interval_data {
+	struct bpmc_key *keys;
+	struct bpmc_value *values;
+	size_t nr, cap;
+	uint64_t drops[BPMC_DROP_NR]; /* lost in this interval */
+};
+
+struct collector;
+
+/* Opens, configures and loads the BPF object; prints why on failure. */
+int collector__load(struct collector **out, const struct collector_opts *opts);
+/*
+ * Puts every fd in the counters map, then attaches: an overflow program
+ * per sampling leader fd, or the context-switch program in exact mode.
+ */
+int collector__attach(struct collector *c, const struct counters *counters);
+/*
+ * Ends the interval on one CPU: credits what is pending there (exact
+ * mode) and flips the CPU's generation. Call it on every online CPU, each
+ * time from that CPU so that reading its fds right after sees the same
+ * instant, then take the retired generation.
+ */
+int collector__flush_cpu(struct collector *c, int cpu);
+/* Moves the retired generation's contents into data, emptying it. */
+int collector__take_retired(struct collector *c, struct interval_data *data);
+/* Run time and runs of all our programs so far (BPF statistics). */
+struct prog_stats {
+	uint64_t run_time_ns;
+	uint64_t runs;
+};
+int collector__prog_stats(struct collector *c, struct prog_stats *out);
+/* --self-stats: hold the kernel's run-time statistics on while we live
+ * (an fd; they go off with it, even if bpmc crashes). */
+int collector__enable_stats(struct collector *c);
+
+/* Benchmarks: adds a key to the live generation as if BPF had. */
+int collector__inject(struct collector *c, const struct bpmc_key *key,
+		      const struct bpmc_value *value);
+
+/* Hands every cgroup made since the last call to fn. */
+int collector__take_new_cgroups(struct collector *c,
+				void (*fn)(const struct bpmc_cgroup_event *e));
+void collector__destroy(struct collector *c);
+
+void interval_data__free(struct interval_data *data);
+
+#endif

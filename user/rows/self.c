@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <unistd.h>
+
+#include "rows/self.h"
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return tv->tv_sec * 1000000000ull + tv->tv_usec * 1000ull;
+}
+
+void self__init(struct self *s, struct collector *c)
+{
+	collector__prog_stats(c, &s->prog);
+	getrusage(RUSAGE_SELF, &s->usage);
+}
+
+int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
+		     struct sink *sink)
+{
+	struct prog_stats prog;
+	struct rusage usage;
+	struct row r = {
+		.scope = "self",
+		.pid = getpid(),
+		.tid = -1,
+		.comm = "bpmc",
+		.running_pct = 100.0,
+	};
+	struct {
+		const char *event;
+		uint64_t count, samples;
+	} m[5];
+	int err = 0;
+
+	collector__prog_stats(c, &prog);
+	getrusage(RUSAGE_SELF, &usage);
+	m[0].event = "bpf_run_time_ns";
+	m[0].count = prog.run_time_ns - s->prog.run_time_ns;
+	m[0].samples = prog.runs - s->prog.runs;
+	m[1].event = "cpu_user_ns";
+	m[1].count = tv_ns(&usage.ru_utime) - tv_ns(&s->usage.ru_utime);
+	m[2].event = "cpu_system_ns";
+	m[2].count = tv_ns(&usage.ru_stime) - tv_ns(&s->usage.ru_stime);
+	m[3].event = "peak_rss_bytes";
+	m[3].count = usage.ru_maxrss * 1024ull;
+	m[4].event = "samples_lost";
+	m[4].count = samples_lost;
+	for (int i = 0; i < 5 && !err; i++) {
+		r.event = m[i].event;
+		r.count = m[i].count;
+		r.samples = i ? 0 : m[i].samples;
+		err = sink->ops->write_row(sink, &r);
+	}
+	s->prog = prog;
+	s->usage = usage;
+	return err;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Rows derived from the cgroup tree: containers, pods, subtree totals. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rows/drain.h"
+#include "rows/rollup.h"
+#include "common/util.h"
+
+/* Which grouping a pass makes: by container id, or by pod uid. */
+enum group_by { BY_CONTAINER, BY_POD };
+
+static const char *group_key(const struct cgroup_sum *s, enum group_by by)
+{
+	if (!s->info)
+		return "";
+	return by == BY_CONTAINER ? s->info->ref.container : s->info->ref.pod;
+}
+
+static const struct cgroup_sum *sort_sums;
+static enum group_by sort_by;
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(group_key(&sort_sums[*(const size_t *)a], sort_by),
+		      group_key(&sort_sums[*(const size_t *)b], sort_by));
+}
+
+static int write_counts(struct sink *sink, struct row *r,
+			const struct event_list *events, const uint64_t *count,
+			const uint64_t *samples, const double *running_pct)
+{
+	int err;
+
+	for (int e = 0; e < events->nr; e++) {
+		if (!count[e])
+			continue;
+		r->event = events->ev[e].name;
+		r->count = count[e];
+		r->samples = samples[e];
+		r->running_pct = running_pct[e];
+		err = sink->ops->write_row(sink, r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* One row per container (or pod): the sum of the cgroups naming it. */
+static int write_grouped(const struct cgroup_sum *sums, size_t nr,
+			 enum group_by by, const struct event_list *events,
+			 const double *running_pct, struct sink *sink)
+{
+	uint64_t count[BPMC_MAX_EVENTS], samples[BPMC_MAX_EVENTS];
+	size_t *order = malloc((nr ? nr : 1) * sizeof(*order)), n = 0, i, j;
+	const struct cgroup_info *info;
+	char cgroup[4096];
+	struct row r;
+	int err = 0;
+
+	if (!order)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		if (*group_key(&sums[i], by))
+			order[n++] = i;
+	}
+	sort_sums = sums;
+	sort_by = by;
+	qsort(order, n, sizeof(*order), by_key);
+	for (i = 0; i < n && !err; i = j) {
+		info = sums[order[i]].info;
+		memset(count, 0, sizeof(count));
+		memset(samples, 0, sizeof(samples));
+		for (j = i; j < n && !strcmp(group_key(&sums[order[j]], by),
+					     group_key(&sums[order[i]], by));
+		     j++) {
+			for (int e = 0; e < events->nr; e++) {
+				count[e] += sums[order[j]].count[e];
+				samples[e] += sums[order[j]].samples[e];
+			}
+		}
+		r = (struct row){
+			.scope = by == BY_CONTAINER ? "container" : "pod",
+			.pid = -1,
+			.tid = -1,
+			.pod = info->ref.pod,
+		};
+		if (by == BY_CONTAINER) {
+			/* The container's own cgroup, not a child of it. */
+			snprintf(cgroup, sizeof(cgroup), "%.*s",
+				 info->ref.container_path_len, info->path);
+			r.cgroup = cgroup;
+			r.container = info->ref.container;
+		}
+		err = write_counts(sink, &r, events, count, samples,
+				   running_pct);
+	}
+	free(order);
+	return err;
+}
+
+/* --rollup: a cgroup_total row for every ancestor, its whole subtree. */
+static int write_rollup(const struct cgroup_sum *sums, size_t nr, int depth,
+			const struct event_list *events,
+			const double *running_pct, struct sink *sink)
+{
+	struct rollup_in *in = calloc(nr ? nr : 1, sizeof(*in) * 2);
+	const struct rollup_out *tot = NULL, *smp = NULL;
+	struct rollup *rt = NULL, *rs = NULL;
+	struct container_ref ref;
+	struct row r;
+	int n, m, level, err = -ENOMEM;
+	uint64_t id;
+
+	if (!in)
+		return -ENOMEM;
+	/* The same paths twice: counts, then samples, in the same order. */
+	for (size_t i = 0; i < nr; i++) {
+		in[i].path = in[nr + i].path =
+			sums[i].info ? sums[i].info->path : NULL;
+		memcpy(in[i].count, sums[i].count, sizeof(in[i].count));
+		memcpy(in[nr + i].count, sums[i].samples, sizeof(in[i].count));
+	}
+	n = rollup__compute(&rt, in, nr, events->nr, depth, &tot);
+	m = rollup__compute(&rs, in + nr, nr, events->nr, depth, &smp);
+	if (n < 0 || m != n)
+		goto out;
+	err = 0;
+	for (int i = 0; i < n && !err; i++) {
+		container_parse(tot[i].path, &ref);
+		r = (struct row){
+			.scope = "cgroup_total",
+			.cgroup_id =
+				cgroups__resolve(tot[i].path, &id, &level) ? 0 :
+									     id,
+			.cgroup = tot[i].path,
+			.container = ref.container,
+			.pod = ref.pod,
+			.pid = -1,
+			.tid = -1,
+		};
+		err = write_counts(sink, &r, events, tot[i].count, smp[i].count,
+				   running_pct);
+	}
+out:
+	rollup__free(rt);
+	rollup__free(rs);
+	free(in);
+	return err;
+}
+
+int drain_tree__write_rows(const struct cgroup_sum *sums, size_t nr,
+			   const struct drain_opts *opts,
+			   const struct event_list *events,
+			   const double *running_pct, struct sink *sink)
+{
+	int err = 0;
+
+	if (opts->scopes & SCOPE_CONTAINER) {
+		err = write_grouped(sums, nr, BY_CONTAINER, events, running_pct,
+				    sink);
+		if (!err)
+			err = write_grouped(sums, nr, BY_POD, events,
+					    running_pct, sink);
+	}
+	if (!err && opts->rollup_depth >= 0)
+		err = write_rollup(sums, nr, opts->rollup_depth, events,
+				   running_pct, sink);
+	return err;
+}
