@@ -6,14 +6,16 @@
 #include "names/events.h"
 #include "test.h"
 
+static struct events *names;
 static struct event_list list;
-static char err[EVENT_ERR_LEN];
+static struct error error;
+static const char *err = error.msg;
 
 static int parse(const char *spec)
 {
 	memset(&list, 0xa5, sizeof(list));
-	err[0] = '\0';
-	return events__parse_list(spec, &list, err, sizeof(err));
+	error.msg[0] = '\0';
+	return events__parse_list(names, spec, &list, &error);
 }
 
 static bool err_has(const char *what)
@@ -21,10 +23,25 @@ static bool err_has(const char *what)
 	return strstr(err, what) != NULL;
 }
 
-static void test_init(void)
+/* Handles are independent: a second one, forced, leaves the first be. */
+static void test_handles(void)
 {
-	ASSERT_OK(events__init(NULL), "init");
-	ASSERT_OK(events__init(NULL), "init twice");
+	struct events *forced = NULL;
+	struct error e = {};
+
+	if (!ASSERT_OK(events__new(&forced, "amd64_fam19h_zen4", &e), "forced"))
+		return;
+	ASSERT_STREQ(events__core_table(forced), "amd64_fam19h_zen4",
+		     "forced core");
+	ASSERT_TRUE(events__core_table(names) == NULL ||
+			    strcmp(events__core_table(names),
+				   "amd64_fam19h_zen4") ||
+			    events__nearest_table(names) == NULL,
+		    "first handle keeps its own table");
+	events__free(forced);
+	ASSERT_EQ(events__new(&forced, "zen4", &e), -ENOENT, "bad table");
+	ASSERT_TRUE(strstr(e.msg, "'--pmu zen4'") != NULL, "names --pmu");
+	ASSERT_TRUE(strstr(e.msg, "amd64_fam19h_zen4") != NULL, "suggests");
 }
 
 static void test_two_software(void)
@@ -179,13 +196,13 @@ static void test_encode_too_long(void)
 
 	memset(name, 'a', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
-	ASSERT_EQ(events__encode(name, &ev, err, sizeof(err)), -ENAMETOOLONG,
+	ASSERT_EQ(events__encode(names, name, &ev, &error), -ENAMETOOLONG,
 		  "too long");
 	ASSERT_TRUE(err_has("too long"), "message");
 }
 
 static const struct subtest tests[] = {
-	{ "init", test_init },
+	{ "handles", test_handles },
 	{ "two_software", test_two_software },
 	{ "single", test_single },
 	{ "empty_names", test_empty_names },
@@ -203,9 +220,14 @@ static const struct subtest tests[] = {
 int main(int argc, char **argv)
 {
 	/* Every subtest needs libpfm, also when run alone with -t. */
-	if (events__init(NULL)) {
-		printf("FAIL init\n");
+	struct error e = {};
+	int ret;
+
+	if (events__new(&names, NULL, &e)) {
+		printf("FAIL init: %s\n", e.msg);
 		return 1;
 	}
-	return test_main(argc, argv, tests);
+	ret = test_main(argc, argv, tests);
+	events__free(names);
+	return ret;
 }

@@ -43,6 +43,7 @@ static const struct fake_file fake[] = {
 	{ "cpu/events/l1d.scale", "1\n" },
 	{ "aaa_uncore", NULL },
 	{ "aaa_uncore/type", "12\n" },
+	{ "aaa_uncore/cpumask", "0,4\n" },
 	{ "aaa_uncore/format", NULL },
 	{ "aaa_uncore/format/event", "config:0-7\n" },
 	{ "aaa_uncore/format/mask", "config2:56-63\n" },
@@ -60,6 +61,7 @@ static const struct fake_file fake[] = {
 	/* No events/: listed as nothing, still encodes. */
 	{ "noevents", NULL },
 	{ "noevents/type", "20\n" },
+	{ "noevents/cpumask", "\n" },
 	/* No type: not a PMU. */
 	{ "notype", NULL },
 	{ "notype/events", NULL },
@@ -118,7 +120,9 @@ fail:
 }
 
 static struct perf_event_attr attr;
-static char fstr[256], err[512];
+static char fstr[256];
+static struct error error;
+static const char *err = error.msg;
 
 /* Encodes name against the fake root. */
 static int enc(const char *name)
@@ -126,11 +130,10 @@ static int enc(const char *name)
 	const char *r = fake_root();
 
 	memset(&attr, 0, sizeof(attr));
-	fstr[0] = err[0] = '\0';
+	fstr[0] = error.msg[0] = '\0';
 	if (!r)
 		return -EIO;
-	return sysfs_pmu__encode(r, name, &attr, fstr, sizeof(fstr), err,
-				 sizeof(err));
+	return sysfs_pmu__encode(r, name, &attr, fstr, sizeof(fstr), &error);
 }
 
 static void test_split_field(void)
@@ -319,8 +322,8 @@ static void check_err(const char *name, int ret, const char *has)
 	memset(fstr, 'x', 8);
 	fstr[8] = '\0';
 	attr.config = 0x5a5a;
-	ASSERT_EQ(sysfs_pmu__encode(root, name, &attr, fstr, sizeof(fstr), err,
-				    sizeof(err)),
+	ASSERT_EQ(sysfs_pmu__encode(root, name, &attr, fstr, sizeof(fstr),
+				    &error),
 		  ret, name);
 	ASSERT_EQ(attr.config, 0x5a5aull, name);
 	ASSERT_STREQ(fstr, "xxxxxxxx", name);
@@ -352,7 +355,7 @@ static void test_err_unknown(void)
 	check_err("cpu/CYCLES/", -ENOENT, "'CYCLES'");
 	check_err("noevents/x/", -ENOENT, "(format terms: none)");
 	ASSERT_EQ(sysfs_pmu__encode("/nonexistent-bpmc", "msr/tsc/", &attr,
-				    NULL, 0, err, sizeof(err)),
+				    NULL, 0, &error),
 		  -ENOENT, "missing root");
 }
 
@@ -415,14 +418,13 @@ static void test_fstr_short(void)
 	if (!fake_root())
 		return;
 	ASSERT_EQ(sysfs_pmu__encode(root, "cpu/event=0x1a3/", &attr, small,
-				    sizeof(small), err, sizeof(err)),
+				    sizeof(small), &error),
 		  -ENAMETOOLONG, "fstr too short");
 	ASSERT_OK(sysfs_pmu__encode(root, "cpu/event=0x1a3/", &attr, NULL, 0,
-				    NULL, 0),
+				    NULL),
 		  "no fstr, no err");
 	ASSERT_EQ(attr.config, 0x1000000a3ull, "no fstr config");
-	ASSERT_EQ(sysfs_pmu__encode(root, "cpu/bogus/", &attr, NULL, 0, NULL,
-				    0),
+	ASSERT_EQ(sysfs_pmu__encode(root, "cpu/bogus/", &attr, NULL, 0, NULL),
 		  -ENOENT, "error without err");
 }
 
@@ -547,7 +549,7 @@ static void test_real_msr_tsc(void)
 		return;
 	memset(&attr, 0, sizeof(attr));
 	if (!ASSERT_OK(sysfs_pmu__encode(NULL, "msr/tsc/", &attr, fstr,
-					 sizeof(fstr), err, sizeof(err)),
+					 sizeof(fstr), &error),
 		       "msr/tsc/"))
 		printf("  err: %s\n", err);
 	ASSERT_EQ(attr.type, (uint64_t)type, "type from msr/type");
@@ -558,14 +560,14 @@ static void test_real_msr_tsc(void)
 
 	memset(&attr, 0, sizeof(attr));
 	ASSERT_OK(sysfs_pmu__encode(NULL, "msr/event=0x0/", &attr, fstr,
-				    sizeof(fstr), err, sizeof(err)),
+				    sizeof(fstr), &error),
 		  "msr/event=0x0/");
 	ASSERT_EQ(attr.type, (uint64_t)type, "event=0x0 type");
 	ASSERT_EQ(attr.config, 0, "event=0x0 config");
 	ASSERT_STREQ(fstr, "msr/config=0x0/", "event=0x0 fstr");
 
 	ASSERT_EQ(sysfs_pmu__encode(NULL, "msr/nosuch/", &attr, fstr,
-				    sizeof(fstr), err, sizeof(err)),
+				    sizeof(fstr), &error),
 		  -ENOENT, "msr/nosuch/");
 	ASSERT_TRUE(strstr(err, "format terms: event") != NULL,
 		    "lists msr's format terms");
@@ -598,7 +600,27 @@ static void test_real_for_each(void)
 	free((char *)found.terms);
 }
 
+/* Which CPUs a PMU's events open on: its cpumask, else every CPU. */
+static void test_cpumask(void)
+{
+	char buf[64];
+
+	if (!fake_root())
+		return;
+	ASSERT_OK(sysfs_pmu__cpumask(root, 12, buf, sizeof(buf)), "uncore");
+	ASSERT_STREQ(buf, "0,4", "uncore cpus");
+	ASSERT_EQ(sysfs_pmu__cpumask(root, 4, buf, sizeof(buf)), -ENOENT,
+		  "core PMU without a cpumask file");
+	ASSERT_EQ(sysfs_pmu__cpumask(root, 20, buf, sizeof(buf)), -ENOENT,
+		  "empty cpumask");
+	ASSERT_EQ(sysfs_pmu__cpumask(root, 99, buf, sizeof(buf)), -ENOENT,
+		  "no PMU of that type");
+	ASSERT_EQ(sysfs_pmu__cpumask(root, 30, buf, sizeof(buf)), -ENOENT,
+		  "hidden PMUs are not PMUs");
+}
+
 static const struct subtest tests[] = {
+	{ "cpumask", test_cpumask },
 	{ "split_field", test_split_field },
 	{ "flags", test_flags },
 	{ "config1", test_config1 },

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpmc encode: what an event name turns into, and whether it counts. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,15 +10,40 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "cmd/opts.h"
+#include "common/util.h"
 #include "fds/counters.h"
 #include "names/events.h"
-#include "common/util.h"
 
-static const char encode_usage[] =
-	"usage: bpmc encode [--pmu TABLE] [--count] NAME...\n"
-	"  prints type, config[1,2], exclude_* and libpfm's fully qualified name\n"
-	"      --pmu TABLE  force libpfm's core PMU table for bare names\n"
-	"      --count      also count a built-in workload with each encoding\n";
+enum { OPT_PMU = OPT_LONG_ONLY, OPT_COUNT };
+
+static const struct cmd_option encode_options[] = {
+	{ "pmu", OPT_PMU, required_argument, "TABLE",
+	  "force libpfm's core PMU table for bare names" },
+	{ "count", OPT_COUNT, no_argument, NULL,
+	  "also count a built-in workload with each encoding" },
+	{},
+};
+
+static const struct cmd_spec encode_spec = {
+	.name = "encode",
+	.operands = "NAME...",
+	.summary =
+		"Print the perf_event_attr each event name turns into: type, config[1,2],\n"
+		"exclude_* and libpfm's fully qualified name.",
+	.options = encode_options,
+	.examples =
+		"bpmc encode cycles instructions cpu-clock   # generic perf names\n"
+		"bpmc encode amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u\n"
+		"bpmc encode --pmu amd64_fam19h_zen4 RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS\n"
+		"bpmc encode r1a3 cpu/event=0x3c,umask=0x0/k msr/tsc/\n"
+		"bpmc encode --count page-faults             # and count a workload",
+};
+
+struct encode_args {
+	const char *pmu;
+	bool count;
+};
 
 /*
  * Integer mixing plus scalar floating point, a fixed branch-light load,
@@ -51,6 +75,7 @@ static void count_one(const struct event *ev)
 {
 	struct perf_event_attr attr = ev->attr;
 	struct counter_reading r;
+	char reason[160];
 	int fd;
 
 	attr.size = sizeof(attr);
@@ -63,7 +88,8 @@ static void count_one(const struct event *ev)
 		     PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		printf("  %s: not counted: %s\n", ev->name,
-		       counters__open_reason(ev, &attr, -1, errno));
+		       counters__open_reason(ev, &attr, -1, errno, reason,
+					     sizeof(reason)));
 		return;
 	}
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -98,54 +124,50 @@ static void print_encoding(const struct event *ev)
 	printf(" fstr=%s\n", ev->fstr);
 }
 
+static int parse_option(void *ctx, int key, const char *arg, struct error *err)
+{
+	struct encode_args *a = ctx;
+
+	if (key == OPT_PMU)
+		a->pmu = arg;
+	else
+		a->count = true;
+	return 0;
+}
+
 int cmd_encode(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pmu", required_argument, NULL, 'p' },
-		{ "count", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	const char *pmu = NULL;
-	char err[EVENT_ERR_LEN];
-	bool count = false, bad = false;
+	struct encode_args args = {};
+	const char *warning;
+	struct error error = {};
+	struct events *names;
+	bool bad = false;
 	struct event ev;
-	int opt;
+	int first, err;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			pmu = optarg;
-			break;
-		case 'c':
-			count = true;
-			break;
-		case 'h':
-			fputs(encode_usage, stdout);
-			return 0;
-		default:
-			return usage_bad_option("encode", opt,
-						argv[optind - 1]);
-		}
-	}
-	if (optind == argc) {
-		p_err("no event name given (see 'bpmc encode --help')");
+	err = cmd_parse(&encode_spec, argc, argv, parse_option, &args, &first);
+	if (err)
+		return cmd_exit_status(err);
+	if (first == argc)
+		return cmd_refuse(&encode_spec, "no event name given");
+	if (events__new(&names, args.pmu, &error)) {
+		p_err("%s", error.msg);
 		return EXIT_USAGE;
 	}
-	if (events__init(pmu))
-		return EXIT_USAGE;
-	for (int i = optind; i < argc; i++) {
-		if (events__encode(argv[i], &ev, err, sizeof(err))) {
-			p_err("%s", err);
+	for (int i = first; i < argc; i++) {
+		if (events__encode(names, argv[i], &ev, &error)) {
+			warning = events__take_warning(names, false);
+			if (warning)
+				p_warn("%s", warning);
+			p_err("%s", error.msg);
 			bad = true;
 			continue;
 		}
 		print_encoding(&ev);
-		if (count)
+		if (args.count)
 			count_one(&ev);
 		fflush(stdout);
 	}
+	events__free(names);
 	return bad ? EXIT_USAGE : 0;
 }

@@ -1,28 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpmc list: the PMUs and their events, as plain text or JSON. */
 #include <fnmatch.h>
-#include <getopt.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/commands.h"
-#include "names/events.h"
+#include "cmd/opts.h"
 #include "common/json.h"
-#include "names/sysfs_pmu.h"
 #include "common/util.h"
+#include "names/events.h"
+#include "names/pfm.h"
+#include "names/sysfs_pmu.h"
 
-static const char list_usage[] =
-	"usage: bpmc list [--pmu TABLE] [--all] [--json] [PATTERN]\n"
-	"  PATTERN is a case-insensitive substring, or a glob (* ? [])\n"
-	"      --pmu TABLE  force libpfm's core PMU table\n"
-	"      --all        include every libpfm table, not only this CPU's\n"
-	"      --json       machine-readable output\n";
+enum { OPT_PMU = OPT_LONG_ONLY, OPT_ALL, OPT_JSON };
+
+static const struct cmd_option list_options[] = {
+	{ "pmu", OPT_PMU, required_argument, "TABLE",
+	  "force libpfm's core PMU table" },
+	{ "all", OPT_ALL, no_argument, NULL,
+	  "include every libpfm table, not only this CPU's" },
+	{ "json", OPT_JSON, no_argument, NULL, "machine-readable output" },
+	{},
+};
+
+static const struct cmd_spec list_spec = {
+	.name = "list",
+	.operands = "[PATTERN]",
+	.summary =
+		"List the PMUs and their events: libpfm's tables for this CPU and the\n"
+		"kernel's sysfs PMUs. PATTERN is a case-insensitive substring, or a\n"
+		"glob (* ? []) over the whole name or the part after TABLE::.",
+	.options = list_options,
+	.examples =
+		"bpmc list                                   # this CPU's tables and sysfs PMUs\n"
+		"bpmc list --pmu amd64_fam19h_zen4 'RETIRED_*'\n"
+		"bpmc list --all --json cache | jq '.events[].name'\n"
+		"bpmc list msr/                              # the kernel's aliases of one PMU",
+};
 
 struct lister {
 	const char *pattern;
+	const char *pmu;
 	bool all, json;
+	struct events *names;
 	struct json j;
 };
 
@@ -43,7 +65,7 @@ static bool name_matches(const struct lister *l, const char *name)
 static const char *table_status(const struct lister *l,
 				const pfm_pmu_info_t *info)
 {
-	const char *core = events__core_table();
+	const char *core = events__core_table(l->names);
 
 	if (core && !strcmp(info->name, core))
 		return info->is_present ? "present" : "selected";
@@ -198,57 +220,42 @@ static int print_sysfs_event(const struct sysfs_event *ev, void *ctx)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct lister *l, const char **pmu)
+static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 {
-	static const struct option opts[] = {
-		{ "pmu", required_argument, NULL, 'p' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	int opt;
+	struct lister *l = ctx;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			*pmu = optarg;
-			break;
-		case 'a':
-			l->all = true;
-			break;
-		case 'j':
-			l->json = true;
-			break;
-		case 'h':
-			fputs(list_usage, stdout);
-			return 1;
-		default:
-			return -usage_bad_option("list", opt, argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 1) {
-		p_err("unexpected argument '%s': one PATTERN at most (see 'bpmc list --help')",
-		      argv[optind + 1]);
-		return -EXIT_USAGE;
-	}
-	l->pattern = argv[optind];
+	if (key == OPT_PMU)
+		l->pmu = arg;
+	else if (key == OPT_ALL)
+		l->all = true;
+	else
+		l->json = true;
 	return 0;
 }
 
 int cmd_list(int argc, char **argv)
 {
+	struct error error = {};
 	struct lister l = {};
-	const char *pmu = NULL;
-	int ret = parse_args(argc, argv, &l, &pmu);
+	const char *warning;
+	int first, err;
 
-	if (ret)
-		return ret < 0 ? -ret : 0;
-	if (events__init(pmu))
+	err = cmd_parse(&list_spec, argc, argv, parse_option, &l, &first);
+	if (err)
+		return cmd_exit_status(err);
+	if (argc - first > 1)
+		return cmd_refuse(
+			&list_spec,
+			"unexpected argument '%s': one PATTERN at most",
+			argv[first + 1]);
+	l.pattern = argv[first];
+	if (events__new(&l.names, l.pmu, &error)) {
+		p_err("%s", error.msg);
 		return EXIT_USAGE;
-	events__warn_no_table();
+	}
+	warning = events__take_warning(l.names, true);
+	if (warning)
+		p_warn("%s", warning);
 	json_init(&l.j, stdout);
 	if (l.json) {
 		json_object_start(&l.j);
@@ -272,5 +279,6 @@ int cmd_list(int argc, char **argv)
 		json_array_end(&l.j);
 		json_object_end(&l.j);
 	}
+	events__free(l.names);
 	return 0;
 }

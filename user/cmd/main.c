@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/opts.h"
 #include "common/util.h"
 
 struct cmd {
@@ -26,7 +27,11 @@ static void usage(FILE *out)
 	for (const struct cmd *c = cmds; c->name; c++)
 		fprintf(out, "  %-8s %s\n", c->name, c->summary);
 	fprintf(out,
-		"\n'bpmc COMMAND --help' describes a command's options.\n");
+		"\n'bpmc COMMAND --help' describes a command's options, with examples.\n"
+		"\nEXAMPLES\n"
+		"  bpmc record -d 10 -o host1.csv.gz      # 10 s of the default events\n"
+		"  bpmc list 'RETIRED_*'                  # which events this CPU has\n"
+		"  bpmc encode cycles cpu/event=0x3c/k    # what a name turns into\n");
 }
 
 int main(int argc, char **argv)

@@ -9,22 +9,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/commands.h"
+#include "cmd/record.h"
+#include "common/util.h"
+#include "fds/counters.h"
 #include "identity/cgroups.h"
 #include "maps/collector.h"
-#include "cmd/commands.h"
-#include "fds/counters.h"
+#include "names/events.h"
 #include "rows/check.h"
 #include "rows/drain.h"
-#include "names/events.h"
-#include "cmd/record.h"
 #include "rows/self.h"
 #include "sinks/csv.h"
-#include "common/util.h"
-
-#define MAX_RATE_SYSCTL "/proc/sys/kernel/perf_event_max_sample_rate"
 
 struct record {
 	struct record_env env;
+	struct events *names;
 	struct event_list events;
 	struct counters counters;
 	struct collector *collector;
@@ -64,7 +63,7 @@ static void check_throttling(struct record *r)
 {
 	long rate;
 
-	if (read_file_long(MAX_RATE_SYSCTL, &rate) || rate >= r->max_rate)
+	if (perf_max_sample_rate(&rate) || rate >= r->max_rate)
 		return;
 	p_warn("the kernel throttled sampling: kernel.perf_event_max_sample_rate fell from %ld to %ld, so some overflows were not taken",
 	       r->max_rate, rate);
@@ -269,6 +268,7 @@ static int record_setup(struct record *r)
 		.sampling = !r->env.exact,
 	};
 	struct collector_opts *bopts = &r->bpf;
+	struct error error = {};
 	int err;
 
 	bopts->key_tgid = r->env.scopes & (SCOPE_PROCESS | SCOPE_THREAD);
@@ -288,15 +288,15 @@ static int record_setup(struct record *r)
 	if (sched_getaffinity(0, sizeof(r->affinity), &r->affinity))
 		return -errno;
 
-	err = counters__open(&r->counters, &r->events, &copts);
-	if (err)
+	err = counters__open(&r->counters, &r->events, &copts, &error);
+	if (!err)
+		err = collector__load(&r->collector, bopts, &error);
+	if (!err)
+		err = collector__attach(r->collector, &r->counters, &error);
+	if (err) {
+		p_err("%s", error.msg);
 		return err;
-	err = collector__load(&r->collector, bopts);
-	if (err)
-		return err;
-	err = collector__attach(r->collector, &r->counters);
-	if (err)
-		return err;
+	}
 	/* Through the fd-based call, never the sysctl: it goes off with us. */
 	if (r->env.self_stats && collector__enable_stats(r->collector))
 		p_warn("cannot hold BPF run-time statistics on: %s; bpf_run_time_ns will read 0",
@@ -309,19 +309,26 @@ static int record_setup(struct record *r)
 
 static int choose_events(struct record *r)
 {
-	char err[EVENT_ERR_LEN];
-	const char *list = r->env.events;
+	const char *list = r->env.events, *warning;
+	struct error error = {};
 
+	if (events__new(&r->names, r->env.pmu, &error)) {
+		p_err("%s", error.msg);
+		return -EINVAL;
+	}
 	if (!list) {
-		if (events__host_has_pmu()) {
+		if (counters__host_has_pmu()) {
 			list = "cycles,instructions";
 		} else {
 			list = "cpu-clock";
 			p_info("no hardware PMU on this host (a VM?): recording cpu-clock instead of cycles,instructions");
 		}
 	}
-	if (events__parse_list(list, &r->events, err, sizeof(err))) {
-		p_err("%s", err);
+	if (events__parse_list(r->names, list, &r->events, &error)) {
+		warning = events__take_warning(r->names, false);
+		if (warning)
+			p_warn("%s", warning);
+		p_err("%s", error.msg);
 		return -EINVAL;
 	}
 	return 0;
@@ -345,7 +352,7 @@ int cmd_record(int argc, char **argv)
 
 	err = record_parse_args(argc, argv, &r.env);
 	if (err)
-		return err;
+		return cmd_exit_status(err);
 	r.check.tolerance_pct = r.env.tolerance_pct;
 	r.drain.scopes = r.env.scopes;
 	r.drain.rollup_depth = r.env.rollup_depth;
@@ -361,18 +368,18 @@ int cmd_record(int argc, char **argv)
 		default_output(&r);
 	err = csv_path_writable(r.path);
 	if (err) {
-		p_err("cannot write output '%s': %s (see 'bpmc record --help')",
-		      r.path, strerror(-err));
-		return EXIT_USAGE;
+		return cmd_refuse(&record_spec, "cannot write output '%s': %s",
+				  r.path, strerror(-err));
 	}
 	/* Before the events: a refusal must come before any other word. */
 	if (identity_setup(&r))
 		return EXIT_USAGE;
-	if (events__init(r.env.pmu) || choose_events(&r)) {
+	if (choose_events(&r)) {
+		events__free(r.names);
 		cgroups__free();
 		return EXIT_USAGE;
 	}
-	if (read_file_long(MAX_RATE_SYSCTL, &r.max_rate))
+	if (perf_max_sample_rate(&r.max_rate))
 		r.max_rate = 0;
 
 	sigaction(SIGINT, &sa, NULL);
@@ -411,6 +418,7 @@ cleanup:
 	if (r.sink.priv && r.sink.ops->close(&r.sink))
 		ret = 1;
 	interval_data__free(&r.data);
+	events__free(r.names);
 	cgroups__free();
 	if (r.drops[BPMC_DROP_MAP_FULL])
 		p_warn("%" PRIu64

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cmd/opts.h"
+
 struct record_env {
 	const char *events;
 	const char *output;
@@ -27,7 +29,12 @@ struct record_env {
 	double tolerance_pct; /* --check=PCT */
 };
 
-/* Fills env from argv; 0, or the exit status of a refusal (printed). */
+extern const struct cmd_spec record_spec;
+
+/*
+ * Fills env from argv. 0: go on; otherwise -ECANCELED or -EINVAL, with
+ * --help or the refusal printed (cmd_exit_status() gives the status).
+ */
 int record_parse_args(int argc, char **argv, struct record_env *env);
 
 /* True when the effective capabilities cover BPF and perf_event; else

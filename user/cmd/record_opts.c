@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
 #include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cmd/opts.h"
 #include "cmd/record.h"
 #include "common/scope.h"
 #include "common/util.h"
@@ -24,177 +24,194 @@ static int parse_percent(const char *s, double *out)
 	return *end || errno || *out < 0 ? -EINVAL : 0;
 }
 
-static const char record_usage[] =
-	"usage: bpmc record [-e EVENTS] [-I MS] [-d SECONDS] [-o PATH] [-c N | -F HZ]\n"
-	"                   [--mode sampling|exact] [--check[=PCT]]\n"
-	"                   [--by cgroup,process,thread] [--max-keys N] [--pmu TABLE] [-v]\n"
-	"  -e, --events LIST   events to count (default: cycles,instructions, or\n"
-	"                      cpu-clock without a hardware PMU); {a,b} is a group\n"
-	"      --mode MODE     sampling (default): credit each overflow's period;\n"
-	"                      exact: read the counters at every context switch\n"
-	"      --check[=PCT]   report how far cgroup and process rows are from the\n"
-	"                      system row; in exact mode fail beyond PCT (default 0.1)\n"
-	"  -I, --interval MS   export interval in milliseconds (default 1000)\n"
-	"  -d, --duration S    stop after S seconds (default: until SIGINT/SIGTERM)\n"
-	"  -o, --output PATH   CSV file, .gz compresses, - is stdout\n"
-	"                      (default bpmc-HOST-YYYYmmddTHHMMSSZ.csv)\n"
-	"  -c, --period N      sample every N events\n"
-	"  -F, --freq HZ       sample HZ times a second per CPU (default 997:\n"
-	"                      a prime, so periodic work cannot alias with it)\n"
-	"      --by SCOPES     row scopes: cgroup,process,thread,container\n"
-	"                      (default cgroup,process); container adds pod rows\n"
-	"  -G, --cgroup PATHS  count only tasks under these cgroup subtrees\n"
-	"      --rollup[=D]    also a cgroup_total row per ancestor, to depth D\n"
-	"      --cgroup-v1 C   attribute to the cgroup v1 hierarchy of controller C\n"
-	"      --self-stats    keep BPF run-time statistics on, for the self rows\n"
-	"      --max-keys N    distinct keys per interval the maps hold (default 16384)\n"
-	"      --pmu TABLE     force libpfm's core PMU table\n"
-	"  -v, --verbose       libbpf's messages too\n";
+enum {
+	OPT_BY = OPT_LONG_ONLY,
+	OPT_MAX_KEYS,
+	OPT_PMU,
+	OPT_MODE,
+	OPT_ROLLUP,
+	OPT_CGROUP_V1,
+	OPT_SELF_STATS,
+	OPT_CHECK,
+};
 
-static int usage_error(const char *fmt, const char *what)
+static const struct cmd_option record_options[] = {
+	{ "events", 'e', required_argument, "LIST",
+	  "events to count (default: cycles,instructions, or\n"
+	  "cpu-clock without a hardware PMU); {a,b} is a group" },
+	{ "mode", OPT_MODE, required_argument, "MODE",
+	  "sampling (default): credit each overflow's period;\n"
+	  "exact: read the counters at every context switch" },
+	{ "check", OPT_CHECK, optional_argument, "PCT",
+	  "report how far cgroup and process rows are from the\n"
+	  "system row; in exact mode fail beyond PCT (default 0.1)" },
+	{ "interval", 'I', required_argument, "MS",
+	  "export interval in milliseconds (default 1000)" },
+	{ "duration", 'd', required_argument, "S",
+	  "stop after S seconds (default: until SIGINT/SIGTERM)" },
+	{ "output", 'o', required_argument, "PATH",
+	  "CSV file, .gz compresses, - is stdout\n"
+	  "(default bpmc-HOST-YYYYmmddTHHMMSSZ.csv)" },
+	{ "period", 'c', required_argument, "N", "sample every N events" },
+	{ "freq", 'F', required_argument, "HZ",
+	  "sample HZ times a second per CPU (default 997:\n"
+	  "a prime, so periodic work cannot alias with it)" },
+	{ "by", OPT_BY, required_argument, "SCOPES",
+	  "row scopes: cgroup,process,thread,container\n"
+	  "(default cgroup,process); container adds pod rows" },
+	{ "cgroup", 'G', required_argument, "PATHS",
+	  "count only tasks under these cgroup subtrees" },
+	{ "rollup", OPT_ROLLUP, optional_argument, "D",
+	  "also a cgroup_total row per ancestor, to depth D" },
+	{ "cgroup-v1", OPT_CGROUP_V1, required_argument, "C",
+	  "attribute to the cgroup v1 hierarchy of controller C" },
+	{ "self-stats", OPT_SELF_STATS, no_argument, NULL,
+	  "keep BPF run-time statistics on, for the self rows" },
+	{ "max-keys", OPT_MAX_KEYS, required_argument, "N",
+	  "distinct keys per interval the maps hold (default 16384)" },
+	{ "pmu", OPT_PMU, required_argument, "TABLE",
+	  "force libpfm's core PMU table" },
+	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" },
+	{},
+};
+
+const struct cmd_spec record_spec = {
+	.name = "record",
+	.summary =
+		"Count events system-wide, attributed to cgroups, processes and threads,\n"
+		"into long-form CSV (docs/csv-schema.md), one block of rows per interval.",
+	.options = record_options,
+	.examples =
+		"bpmc record                                  # defaults, until Ctrl-C\n"
+		"bpmc record -e cpu-clock,page-faults -I 1000 -d 30 -o host1.csv.gz\n"
+		"bpmc record -e cycles,instructions --by cgroup,process,thread -o - | head\n"
+		"bpmc record --mode exact --check -d 10       # exact counts, conservation checked\n"
+		"bpmc record --by cgroup,container -G /kubepods.slice --rollup=2",
+};
+
+static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 {
-	fprintf(stderr, "bpmc: ");
-	fprintf(stderr, fmt, what);
-	fprintf(stderr, " (see 'bpmc record --help')\n");
-	return EXIT_USAGE;
+	struct record_env *env = ctx;
+	char bad[256];
+	long depth;
+
+	switch (key) {
+	case 'e':
+		env->events = arg;
+		return 0;
+	case 'I':
+		if (parse_long(arg, 1, 3600 * 1000, &env->interval_ms))
+			return error__set(
+				err, EINVAL,
+				"invalid interval '-I %s': want 1 to 3600000 ms",
+				arg);
+		return 0;
+	case 'd':
+		if (parse_long(arg, 1, 100L * 365 * 86400, &env->duration_s))
+			return error__set(
+				err, EINVAL,
+				"invalid duration '-d %s': want a positive number of seconds",
+				arg);
+		return 0;
+	case 'o':
+		env->output = arg;
+		return 0;
+	case 'c':
+		if (parse_u64(arg, &env->period) || !env->period)
+			return error__set(
+				err, EINVAL,
+				"invalid period '-c %s': want a positive count",
+				arg);
+		return 0;
+	case 'F':
+		if (parse_long(arg, 1, 1000000, &env->freq))
+			return error__set(
+				err, EINVAL,
+				"invalid frequency '-F %s': want 1 to 1000000 Hz",
+				arg);
+		env->freq_given = true;
+		return 0;
+	case OPT_BY:
+		if (scopes_parse(arg, &env->scopes, bad, sizeof(bad)))
+			return error__set(
+				err, EINVAL,
+				"invalid scope '%s' in --by: want cgroup, process, thread or container",
+				bad);
+		return 0;
+	case OPT_MAX_KEYS:
+		if (parse_long(arg, 1, 1 << 24, &env->max_keys))
+			return error__set(
+				err, EINVAL,
+				"invalid '--max-keys %s': want 1 to 16777216",
+				arg);
+		return 0;
+	case OPT_PMU:
+		env->pmu = arg;
+		return 0;
+	case OPT_MODE:
+		if (strcmp(arg, "sampling") && strcmp(arg, "exact"))
+			return error__set(
+				err, EINVAL,
+				"invalid '--mode %s': want sampling or exact",
+				arg);
+		env->exact = !strcmp(arg, "exact");
+		return 0;
+	case 'G':
+		env->filters = arg;
+		return 0;
+	case OPT_ROLLUP:
+		env->rollup_depth = 1 << 30;
+		if (arg && parse_long(arg, 0, 1 << 20, &depth))
+			return error__set(
+				err, EINVAL,
+				"invalid '--rollup=%s': want a depth, 0 for the root",
+				arg);
+		if (arg)
+			env->rollup_depth = depth;
+		return 0;
+	case OPT_CGROUP_V1:
+		env->cgroup_v1 = arg;
+		return 0;
+	case OPT_SELF_STATS:
+		env->self_stats = true;
+		return 0;
+	case OPT_CHECK:
+		env->check = true;
+		if (arg && parse_percent(arg, &env->tolerance_pct))
+			return error__set(
+				err, EINVAL,
+				"invalid '--check=%s': want a tolerance in percent",
+				arg);
+		return 0;
+	case 'v':
+		verbose = true;
+		return 0;
+	}
+	return error__set(err, EINVAL, "unhandled option");
 }
 
 int record_parse_args(int argc, char **argv, struct record_env *env)
 {
-	static const struct option opts[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "period", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "max-keys", required_argument, NULL, 'k' },
-		{ "pmu", required_argument, NULL, 'p' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "cgroup", required_argument, NULL, 'G' },
-		{ "rollup", optional_argument, NULL, 'R' },
-		{ "cgroup-v1", required_argument, NULL, '1' },
-		{ "self-stats", no_argument, NULL, 'S' },
-		{ "check", optional_argument, NULL, 'C' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	char bad[256];
-	long depth;
-	int opt;
+	int first, err;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":e:I:d:o:c:F:G:vh", opts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'e':
-			env->events = optarg;
-			break;
-		case 'I':
-			if (parse_long(optarg, 1, 3600 * 1000,
-				       &env->interval_ms))
-				return usage_error(
-					"invalid interval '-I %s': want 1 to 3600000 ms",
-					optarg);
-			break;
-		case 'd':
-			if (parse_long(optarg, 1, 100L * 365 * 86400,
-				       &env->duration_s))
-				return usage_error(
-					"invalid duration '-d %s': want a positive number of seconds",
-					optarg);
-			break;
-		case 'o':
-			env->output = optarg;
-			break;
-		case 'c':
-			if (parse_u64(optarg, &env->period) || !env->period)
-				return usage_error(
-					"invalid period '-c %s': want a positive count",
-					optarg);
-			break;
-		case 'F':
-			if (parse_long(optarg, 1, 1000000, &env->freq))
-				return usage_error(
-					"invalid frequency '-F %s': want 1 to 1000000 Hz",
-					optarg);
-			env->freq_given = true;
-			break;
-		case 'b':
-			if (scopes_parse(optarg, &env->scopes, bad,
-					 sizeof(bad)))
-				return usage_error(
-					"invalid scope '%s' in --by: want cgroup, process, thread or container",
-					bad);
-			break;
-		case 'k':
-			if (parse_long(optarg, 1, 1 << 24, &env->max_keys))
-				return usage_error(
-					"invalid '--max-keys %s': want 1 to 16777216",
-					optarg);
-			break;
-		case 'p':
-			env->pmu = optarg;
-			break;
-		case 'm':
-			if (strcmp(optarg, "sampling") &&
-			    strcmp(optarg, "exact"))
-				return usage_error(
-					"invalid '--mode %s': want sampling or exact",
-					optarg);
-			env->exact = !strcmp(optarg, "exact");
-			break;
-		case 'G':
-			env->filters = optarg;
-			break;
-		case 'R':
-			env->rollup_depth = 1 << 30;
-			if (optarg && parse_long(optarg, 0, 1 << 20, &depth))
-				return usage_error(
-					"invalid '--rollup=%s': want a depth, 0 for the root",
-					optarg);
-			if (optarg)
-				env->rollup_depth = depth;
-			break;
-		case '1':
-			env->cgroup_v1 = optarg;
-			break;
-		case 'S':
-			env->self_stats = true;
-			break;
-		case 'C':
-			env->check = true;
-			if (optarg &&
-			    parse_percent(optarg, &env->tolerance_pct))
-				return usage_error(
-					"invalid '--check=%s': want a tolerance in percent",
-					optarg);
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			exit(0);
-		default:
-			return usage_bad_option("record", opt,
-						argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (env->filters && env->cgroup_v1)
-		return usage_error(
-			"'%s' filters the cgroup v2 tree: it cannot go with --cgroup-v1",
-			"-G");
-	if (env->exact && (env->period || env->freq_given))
-		return usage_error(
+	err = cmd_parse(&record_spec, argc, argv, parse_option, env, &first);
+	if (err)
+		return err;
+	if (first < argc)
+		cmd_refuse(&record_spec, "unexpected argument '%s'",
+			   argv[first]);
+	else if (env->filters && env->cgroup_v1)
+		cmd_refuse(
+			&record_spec,
+			"'-G' filters the cgroup v2 tree: it cannot go with --cgroup-v1");
+	else if (env->exact && (env->period || env->freq_given))
+		cmd_refuse(
+			&record_spec,
 			"'%s' has no meaning with --mode exact: it counts, it does not sample",
 			env->period ? "-c" : "-F");
-	return 0;
+	else
+		return 0;
+	return -EINVAL;
 }
 
 bool record_has_capabilities(char *missing, size_t len)

@@ -17,42 +17,19 @@ static void vprint(const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void p_err(const char *fmt, ...)
-{
-	va_list ap;
+#define DEFINE_PRINTER(name, prefix)     \
+	void name(const char *fmt, ...)  \
+	{                                \
+		va_list ap;              \
+                                         \
+		va_start(ap, fmt);       \
+		vprint(prefix, fmt, ap); \
+		va_end(ap);              \
+	}
 
-	va_start(ap, fmt);
-	vprint("", fmt, ap);
-	va_end(ap);
-}
-
-void p_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprint("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void p_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprint("", fmt, ap);
-	va_end(ap);
-}
-
-int usage_bad_option(const char *cmd, int opt, const char *arg)
-{
-	if (opt == ':')
-		p_err("option '%s' needs a value (see 'bpmc %s --help')", arg,
-		      cmd);
-	else
-		p_err("unknown option '%s' (see 'bpmc %s --help')", arg, cmd);
-	return EXIT_USAGE;
-}
+DEFINE_PRINTER(p_err, "")
+DEFINE_PRINTER(p_warn, "warning: ")
+DEFINE_PRINTER(p_info, "")
 
 int parse_long(const char *s, long min, long max, long *out)
 {

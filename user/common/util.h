@@ -9,20 +9,17 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit status for refused input, as the CLI contract promises. */
-#define EXIT_USAGE 2
-
-/* One error printer: "bpmc: <lower-case message>" on stderr. */
+/*
+ * What commands print on stderr, every line "bpmc: ...": an error, a
+ * warning ("bpmc: warning: ..."), or a progress note, which shares the
+ * error's format on purpose (one prefix to grep) but not its meaning.
+ * Modules below cmd/ never print: they fill a struct error.
+ */
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* -v: libbpf's messages too. */
 extern bool verbose;
-
-/*
- * Reports getopt's ':' (missing value) or '?' (unknown option) for
- * command cmd and returns EXIT_USAGE.
- */
-int usage_bad_option(const char *cmd, int opt, const char *arg);
 
 /* Whole-string decimal parse within [min, max]; 0 or -EINVAL/-ERANGE. */
 int parse_long(const char *s, long min, long max, long *out);

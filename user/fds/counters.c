@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +7,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "fds/counters.h"
 #include "common/util.h"
-
-#define SYSFS_PMUS "/sys/bus/event_source/devices"
-#define MAX_CPUS 4096
+#include "fds/counters.h"
+#include "names/sysfs_pmu.h"
 
 uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running)
 {
@@ -41,36 +38,38 @@ struct counter_reading counter_delta(const struct counter_reading *now,
 /* CPUs of the PMU whose sysfs `type` is attr_type, or all online CPUs. */
 static int pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus)
 {
-	char path[512], buf[4096];
-	struct dirent *de;
-	long type;
-	DIR *dir;
+	char buf[4096];
 	int err;
 
-	err = read_file_str("/sys/devices/system/cpu/online", buf, sizeof(buf));
-	if (!err)
-		err = cpulist_parse(buf, cpus, nr_cpus);
-	if (err)
-		return err;
 	if (attr_type == PERF_TYPE_HARDWARE || attr_type == PERF_TYPE_HW_CACHE)
 		attr_type = PERF_TYPE_RAW; /* the core PMU, "cpu" */
-	dir = opendir(SYSFS_PMUS);
-	if (!dir)
-		return 0;
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), SYSFS_PMUS "/%s/type", de->d_name);
-		if (read_file_long(path, &type) || type != attr_type)
-			continue;
-		snprintf(path, sizeof(path), SYSFS_PMUS "/%s/cpumask",
-			 de->d_name);
-		if (!read_file_str(path, buf, sizeof(buf)) && *buf)
-			err = cpulist_parse(buf, cpus, nr_cpus);
-		break;
-	}
-	closedir(dir);
-	return err;
+	err = sysfs_pmu__cpumask(NULL, attr_type, buf, sizeof(buf));
+	if (err)
+		err = read_file_str("/sys/devices/system/cpu/online", buf,
+				    sizeof(buf));
+	return err ? err : cpulist_parse(buf, cpus, nr_cpus);
+}
+
+int perf_max_sample_rate(long *rate)
+{
+	return read_file_long(PERF_MAX_SAMPLE_RATE_SYSCTL, rate);
+}
+
+bool counters__host_has_pmu(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1,
+	};
+	int fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1,
+			 PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 /* Whether the event opens once sampling is taken away from it. */
@@ -91,10 +90,9 @@ static bool counts_without_sampling(const struct perf_event_attr *attr, int cpu)
 
 const char *counters__open_reason(const struct event *ev,
 				  const struct perf_event_attr *attr, int cpu,
-				  int err)
+				  int err, char *buf, size_t len)
 {
 	bool sampling = attr->sample_period != 0; /* sample_freq shares it */
-	static char buf[160];
 	long max_rate;
 
 	if (sampling && (err == EINVAL || err == EOPNOTSUPP) &&
@@ -114,13 +112,10 @@ const char *counters__open_reason(const struct event *ev,
 	case EMFILE:
 		return "too many open files (raise ulimit -n)";
 	case EINVAL:
-		if (attr->freq &&
-		    !read_file_long(
-			    "/proc/sys/kernel/perf_event_max_sample_rate",
-			    &max_rate) &&
+		if (attr->freq && !perf_max_sample_rate(&max_rate) &&
 		    attr->sample_freq > (uint64_t)max_rate) {
 			snprintf(
-				buf, sizeof(buf),
+				buf, len,
 				"frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
 				(unsigned long long)attr->sample_freq,
 				max_rate);
@@ -162,19 +157,25 @@ static void attr_for_cpu(struct perf_event_attr *attr, const struct event *ev,
 }
 
 int counters__open(struct counters *c, const struct event_list *events,
-		   const struct counter_opts *opts)
+		   const struct counter_opts *opts, struct error *error)
 {
 	struct perf_event_attr attr;
-	bool cpus[MAX_CPUS];
+	bool cpus[BPMC_MAX_CPUS];
+	char reason[160];
 	int fd, opened, err;
 	size_t n;
 
 	memset(c, 0, sizeof(*c));
 	c->nr_cpus = cpus_possible();
-	if (c->nr_cpus <= 0 || c->nr_cpus > MAX_CPUS) {
-		p_err("cannot count possible CPUs: %s", strerror(-c->nr_cpus));
-		return c->nr_cpus < 0 ? c->nr_cpus : -ERANGE;
-	}
+	if (c->nr_cpus < 0)
+		return error__set(error, c->nr_cpus,
+				  "cannot count possible CPUs: %s",
+				  strerror(-c->nr_cpus));
+	if (c->nr_cpus > BPMC_MAX_CPUS)
+		return error__set(
+			error, E2BIG,
+			"this host has %d possible CPUs; bpmc handles at most %d",
+			c->nr_cpus, BPMC_MAX_CPUS);
 	c->nr_events = events->nr < BPMC_MAX_EVENTS ? events->nr :
 						      BPMC_MAX_EVENTS;
 	for (int e = 0; e < c->nr_events; e++)
@@ -184,7 +185,7 @@ int counters__open(struct counters *c, const struct event_list *events,
 	c->last = calloc(n, sizeof(*c->last));
 	if (!c->fd || !c->last) {
 		counters__close(c);
-		return -ENOMEM;
+		return error__set(error, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++)
 		c->fd[i] = -1;
@@ -197,8 +198,9 @@ int counters__open(struct counters *c, const struct event_list *events,
 		err = pmu_cpus(events->ev[ev->leader].attr.type, cpus,
 			       c->nr_cpus);
 		if (err) {
-			p_err("cannot read the CPUs of event '%s': %s",
-			      ev->name, strerror(-err));
+			error__set(error, err,
+				   "cannot read the CPUs of event '%s': %s",
+				   ev->name, strerror(-err));
 			goto fail;
 		}
 		attr_for_cpu(&attr, ev, member, opts);
@@ -215,23 +217,30 @@ int counters__open(struct counters *c, const struct event_list *events,
 				err = -errno;
 				if (member &&
 				    (errno == EINVAL || errno == ENOSPC))
-					p_err("cannot open event '%s' on cpu %d: its group with '%s' does not fit the PMU's counters",
-					      ev->name, cpu,
-					      events->ev[ev->leader].name);
+					error__set(
+						error, err,
+						"cannot open event '%s' on cpu %d: its group with '%s' does not fit the PMU's counters",
+						ev->name, cpu,
+						events->ev[ev->leader].name);
 				else
-					p_err("cannot open event '%s' on cpu %d: %s",
-					      ev->name, cpu,
-					      counters__open_reason(
-						      ev, &attr, cpu, errno));
+					error__set(
+						error, err,
+						"cannot open event '%s' on cpu %d: %s",
+						ev->name, cpu,
+						counters__open_reason(
+							ev, &attr, cpu, -err,
+							reason,
+							sizeof(reason)));
 				goto fail;
 			}
 			c->fd[e * c->nr_cpus + cpu] = fd;
 			opened++;
 		}
 		if (!opened) {
-			p_err("event '%s' has no online CPU to count on",
-			      ev->name);
-			err = -ENODEV;
+			err = error__set(
+				error, ENODEV,
+				"event '%s' has no online CPU to count on",
+				ev->name);
 			goto fail;
 		}
 	}

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* attrs -> fds: one perf_event fd per event per CPU, system-wide. */
-#ifndef BPMC_COUNTERS_H
-#define BPMC_COUNTERS_H
+#ifndef BPMC_FDS_COUNTERS_H
+#define BPMC_FDS_COUNTERS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/error.h"
 #include "names/events.h"
 
 struct counter_opts {
@@ -29,9 +30,9 @@ struct counters {
 	int leader[BPMC_MAX_EVENTS];
 };
 
-/* Opens every event on every CPU its PMU covers; prints why on failure. */
+/* Opens every event on every CPU its PMU covers; err says why not. */
 int counters__open(struct counters *c, const struct event_list *events,
-		   const struct counter_opts *opts);
+		   const struct counter_opts *opts, struct error *err);
 int counters__enable(struct counters *c);
 int counters__disable(struct counters *c);
 void counters__close(struct counters *c);
@@ -52,12 +53,20 @@ bool counters__has_cpu(const struct counters *c, int cpu);
 int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t);
 
 /*
- * Why perf_event_open(attr, cpu) of ev failed with errno err, in words.
- * cpu < 0 means the calling thread.
+ * Why perf_event_open(attr, cpu) of ev failed with errno err, in words:
+ * a constant string, or buf. cpu < 0 means the calling thread.
  */
 const char *counters__open_reason(const struct event *ev,
 				  const struct perf_event_attr *attr, int cpu,
-				  int err);
+				  int err, char *buf, size_t len);
+
+/* True when this host exposes a core PMU that can count cycles. */
+bool counters__host_has_pmu(void);
+
+/* The sampling-rate ceiling the kernel lowers when it throttles. */
+#define PERF_MAX_SAMPLE_RATE_SYSCTL \
+	"/proc/sys/kernel/perf_event_max_sample_rate"
+int perf_max_sample_rate(long *rate);
 
 /* The one multiplexing formula: value * enabled / running, 0 if never ran. */
 uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running);

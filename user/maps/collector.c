@@ -46,7 +46,8 @@ static struct bpf_program *overflow_prog(struct collector *c, int e)
 	return bpf_object__find_program_by_name(c->skel->obj, name);
 }
 
-int collector__load(struct collector **out, const struct collector_opts *opts)
+int collector__load(struct collector **out, const struct collector_opts *opts,
+		    struct error *error)
 {
 	struct collector *c;
 	int err;
@@ -54,26 +55,28 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 	libbpf_set_print(libbpf_print);
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return -ENOMEM;
+		return error__set(error, ENOMEM, "out of memory");
 	c->stats_fd = -1;
 	c->nr_cpus = libbpf_num_possible_cpus();
-	if (c->nr_cpus > BPMC_MAX_CPUS) {
-		p_err("this host has %d possible CPUs; bpmc handles at most %d",
-		      c->nr_cpus, BPMC_MAX_CPUS);
+	if (c->nr_cpus < 0 || c->nr_cpus > BPMC_MAX_CPUS) {
+		err = error__set(
+			error, c->nr_cpus < 0 ? c->nr_cpus : E2BIG,
+			"this host has %d possible CPUs; bpmc handles 1 to %d",
+			c->nr_cpus, BPMC_MAX_CPUS);
 		free(c);
-		return -E2BIG;
+		return err;
 	}
 	c->slot_buf = calloc(1, sizeof(*c->slot_buf));
 	c->drop_buf = calloc(c->nr_cpus, sizeof(*c->drop_buf));
 	if (!c->slot_buf || !c->drop_buf) {
-		err = -ENOMEM;
+		err = error__set(error, ENOMEM, "out of memory");
 		goto cleanup;
 	}
 
 	c->skel = collect_bpf__open();
 	if (!c->skel) {
-		err = -errno;
-		p_err("cannot open the BPF object: %s", strerror(-err));
+		err = error__set(error, errno, "cannot open the BPF object: %s",
+				 strerror(errno));
 		goto cleanup;
 	}
 	c->skel->rodata->key_tgid = opts->key_tgid;
@@ -108,8 +111,10 @@ int collector__load(struct collector **out, const struct collector_opts *opts)
 
 	err = collect_bpf__load(c->skel);
 	if (err) {
-		p_err("cannot load the BPF programs: %s (run with -v for the verifier log)",
-		      strerror(-err));
+		error__set(
+			error, err,
+			"cannot load the BPF programs: %s (run with -v for the verifier log)",
+			strerror(-err));
 		goto cleanup;
 	}
 	*out = c;
@@ -119,22 +124,21 @@ cleanup:
 	return err;
 }
 
-static int attach_prog(struct collector *c, struct bpf_program *prog)
+static int attach_prog(struct collector *c, struct bpf_program *prog,
+		       struct error *error)
 {
 	struct bpf_link *link = bpf_program__attach(prog);
-	int err;
 
-	if (!link) {
-		err = -errno;
-		p_err("cannot attach %s: %s", bpf_program__section_name(prog),
-		      strerror(-err));
-		return err;
-	}
+	if (!link)
+		return error__set(error, errno, "cannot attach %s: %s",
+				  bpf_program__section_name(prog),
+				  strerror(errno));
 	c->links[c->nr_links++] = link;
 	return 0;
 }
 
-int collector__attach(struct collector *c, const struct counters *counters)
+int collector__attach(struct collector *c, const struct counters *counters,
+		      struct error *error)
 {
 	int n = counters->nr_events * counters->nr_cpus;
 	int map_fd = bpf_map__fd(c->skel->maps.counters);
@@ -145,12 +149,12 @@ int collector__attach(struct collector *c, const struct counters *counters)
 
 	c->links = calloc(n + 3, sizeof(*c->links));
 	if (!c->links)
-		return -ENOMEM;
-	err = attach_prog(c, c->skel->progs.on_cgroup_attach);
+		return error__set(error, ENOMEM, "out of memory");
+	err = attach_prog(c, c->skel->progs.on_cgroup_attach, error);
 	if (!err)
-		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir);
+		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir, error);
 	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
-		err = attach_prog(c, c->skel->progs.on_switch);
+		err = attach_prog(c, c->skel->progs.on_switch, error);
 	if (err)
 		return err;
 	for (int i = 0; i < n; i++) {
@@ -160,22 +164,22 @@ int collector__attach(struct collector *c, const struct counters *counters)
 		idx = i;
 		if (bpf_map_update_elem(map_fd, &idx, &counters->fd[i],
 					BPF_ANY)) {
-			err = -errno;
-			p_err("cannot add event %d on cpu %d to the counters map: %s",
-			      i / counters->nr_cpus, i % counters->nr_cpus,
-			      strerror(-err));
-			return err;
+			return error__set(
+				error, errno,
+				"cannot add event %d on cpu %d to the counters map: %s",
+				i / counters->nr_cpus, i % counters->nr_cpus,
+				strerror(errno));
 		}
 		prog = overflow_prog(c, i / counters->nr_cpus);
 		if (!bpf_program__autoload(prog))
 			continue;
 		link = bpf_program__attach_perf_event(prog, counters->fd[i]);
 		if (!link) {
-			err = -errno;
-			p_err("cannot attach to event %d on cpu %d: %s",
-			      i / counters->nr_cpus, i % counters->nr_cpus,
-			      strerror(-err));
-			return err;
+			return error__set(
+				error, errno,
+				"cannot attach to event %d on cpu %d: %s",
+				i / counters->nr_cpus, i % counters->nr_cpus,
+				strerror(errno));
 		}
 		c->links[c->nr_links++] = link;
 	}

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* fds -> BPF maps: the skeleton's life cycle and the per-interval take. */
-#ifndef BPMC_COLLECTOR_H
-#define BPMC_COLLECTOR_H
+#ifndef BPMC_MAPS_COLLECTOR_H
+#define BPMC_MAPS_COLLECTOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "collect.h"
+#include "common/error.h"
 #include "fds/counters.h"
 
 struct collector_opts {
@@ -33,13 +34,15 @@ struct interval_data {
 
 struct collector;
 
-/* Opens, configures and loads the BPF object; prints why on failure. */
-int collector__load(struct collector **out, const struct collector_opts *opts);
+/* Opens, configures and loads the BPF object; err says why not. */
+int collector__load(struct collector **out, const struct collector_opts *opts,
+		    struct error *err);
 /*
  * Puts every fd in the counters map, then attaches: an overflow program
  * per sampling leader fd, or the context-switch program in exact mode.
  */
-int collector__attach(struct collector *c, const struct counters *counters);
+int collector__attach(struct collector *c, const struct counters *counters,
+		      struct error *err);
 /*
  * Ends the interval on one CPU: credits what is pending there (exact
  * mode) and flips the CPU's generation. Call it on every online CPU, each

@@ -6,122 +6,99 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#include "names/events.h"
-#include "names/pmu_table.h"
-#include "names/sysfs_pmu.h"
 #include "common/util.h"
+#include "names/events.h"
+#include "names/pfm.h"
+#include "names/pmu_table.h"
+#include "names/suggest.h"
+#include "names/sysfs_pmu.h"
 
-static struct {
-	bool ready;
+struct events {
 	bool forced; /* --pmu given */
-	bool warned; /* "no table for this CPU" said once */
+	bool warned; /* the no-table warning was taken */
+	bool hinted; /* an encoding failed for want of the table */
 	char core[64]; /* table used for bare names, or "" */
 	struct cpu_id cpu;
 	bool cpu_known;
 	struct pmu_choice choice;
-} st;
+	char warning[512];
+};
 
-bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return pfm_get_pmu_info(pmu, info) == PFM_SUCCESS;
-}
-
-bool pfm_event_get(int idx, pfm_event_info_t *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return pfm_get_event_info(idx, PFM_OS_NONE, info) == PFM_SUCCESS;
-}
-
-bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return pfm_get_event_attr_info(idx, attr, PFM_OS_NONE, info) ==
-		       PFM_SUCCESS &&
-	       info->type == PFM_ATTR_UMASK;
-}
-
-int events__pfm_pmu_by_name(const char *name)
-{
-	pfm_pmu_info_t info;
-	pfm_pmu_t pmu;
-
-	pfm_for_all_pmus(pmu) {
-		if (pfm_pmu_get(pmu, &info) && !strcmp(info.name, name))
-			return pmu;
-	}
-	return -1;
-}
-
-static int force_table(const char *table)
+static int force_table(struct events *e, const char *table, struct error *err)
 {
 	char hint[256] = "";
 
-	if (events__pfm_pmu_by_name(table) >= 0) {
-		snprintf(st.core, sizeof(st.core), "%s", table);
-		st.forced = true;
+	if (pfm_pmu_by_name(table) >= 0) {
+		snprintf(e->core, sizeof(e->core), "%s", table);
+		e->forced = true;
 		return 0;
 	}
-	events__suggest_table(table, hint, sizeof(hint));
-	p_err("unknown PMU table '--pmu %s'%s", table, hint);
-	return -ENOENT;
+	suggest__table(table, hint, sizeof(hint));
+	return error__set(err, ENOENT, "unknown PMU table '--pmu %s'%s", table,
+			  hint);
 }
 
-int events__init(const char *pmu_table)
+int events__new(struct events **out, const char *pmu_table, struct error *err)
 {
-	int ret;
+	struct events *e;
+	int ret = pfm__init(err);
 
-	if (st.ready)
-		return 0;
-	/* Without this, libpfm 4.13 hides every table it did not detect,
-	 * even when the name carries an explicit TABLE:: prefix. */
-	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	ret = pfm_initialize();
-	if (ret != PFM_SUCCESS) {
-		p_err("cannot initialise libpfm: %s", pfm_strerror(ret));
-		return -EINVAL;
+	if (ret)
+		return ret;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return error__set(err, ENOMEM, "out of memory");
+	e->cpu_known = !cpuinfo_read(&e->cpu);
+	if (e->cpu_known)
+		pmu_table_for_cpu(&e->cpu, &e->choice);
+	if (pmu_table) {
+		ret = force_table(e, pmu_table, err);
+		if (ret) {
+			free(e);
+			return ret;
+		}
+	} else if (e->choice.table && pfm_pmu_by_name(e->choice.table) >= 0) {
+		snprintf(e->core, sizeof(e->core), "%s", e->choice.table);
 	}
-	st.ready = true;
-	st.cpu_known = !cpuinfo_read(&st.cpu);
-	if (st.cpu_known)
-		pmu_table_for_cpu(&st.cpu, &st.choice);
-	if (pmu_table)
-		return force_table(pmu_table);
-	if (st.choice.table && events__pfm_pmu_by_name(st.choice.table) >= 0)
-		snprintf(st.core, sizeof(st.core), "%s", st.choice.table);
+	*out = e;
 	return 0;
 }
 
-const char *events__core_table(void)
+void events__free(struct events *e)
 {
-	return st.core[0] ? st.core : NULL;
+	free(e);
 }
 
-const char *events__nearest_table(void)
+const char *events__core_table(const struct events *e)
 {
-	return st.core[0] ? NULL : st.choice.nearest;
+	return e->core[0] ? e->core : NULL;
 }
 
-void events__warn_no_table(void)
+const char *events__nearest_table(const struct events *e)
 {
-	if (st.warned || st.core[0] || !st.cpu_known)
-		return;
-	st.warned = true;
-	if (st.choice.nearest)
-		p_warn("this libpfm has no event table for this CPU (%s family 0x%x model 0x%x%s%s); the nearest is %s: force it with --pmu %s",
-		       st.cpu.vendor, st.cpu.family, st.cpu.model,
-		       st.choice.uarch ? ", " : "",
-		       st.choice.uarch ? st.choice.uarch : "",
-		       st.choice.nearest, st.choice.nearest);
+	return e->core[0] ? NULL : e->choice.nearest;
+}
+
+const char *events__take_warning(struct events *e, bool always)
+{
+	if (e->warned || e->core[0] || !e->cpu_known || !(always || e->hinted))
+		return NULL;
+	e->warned = true;
+	if (e->choice.nearest)
+		snprintf(
+			e->warning, sizeof(e->warning),
+			"this libpfm has no event table for this CPU (%s family 0x%x model 0x%x%s%s); the nearest is %s: force it with --pmu %s",
+			e->cpu.vendor, e->cpu.family, e->cpu.model,
+			e->choice.uarch ? ", " : "",
+			e->choice.uarch ? e->choice.uarch : "",
+			e->choice.nearest, e->choice.nearest);
 	else
-		p_warn("this libpfm has no event table for this CPU (%s family 0x%x model 0x%x) and bpmc knows no close one; name events with TABLE:: or use --pmu",
-		       st.cpu.vendor, st.cpu.family, st.cpu.model);
+		snprintf(
+			e->warning, sizeof(e->warning),
+			"this libpfm has no event table for this CPU (%s family 0x%x model 0x%x) and bpmc knows no close one; name events with TABLE:: or use --pmu",
+			e->cpu.vendor, e->cpu.family, e->cpu.model);
+	return e->warning;
 }
 
 static int pfm_encode(const char *name, struct event *ev)
@@ -150,70 +127,73 @@ static bool is_bare(const char *name)
 }
 
 /* True when the nearest table knows name: worth telling the user. */
-static bool nearest_knows(const char *name)
+static bool nearest_knows(const struct events *e, const char *name)
 {
 	char qualified[EVENT_NAME_LEN + 64];
 	struct event probe;
 
-	if (!is_bare(name) || st.core[0] || !st.choice.nearest)
+	if (!is_bare(name) || e->core[0] || !e->choice.nearest)
 		return false;
-	snprintf(qualified, sizeof(qualified), "%s::%s", st.choice.nearest,
+	snprintf(qualified, sizeof(qualified), "%s::%s", e->choice.nearest,
 		 name);
 	return pfm_encode(qualified, &probe) == PFM_SUCCESS;
 }
 
-static void unknown_event(const char *name, int ret, char *err, size_t len)
+static int unknown_event(struct events *e, const char *name, int ret,
+			 struct error *err)
 {
-	int n = snprintf(err, len, "unknown event '%s': %s", name,
-			 pfm_strerror(ret));
+	char hint[256] = "";
 
-	if (n < 0 || (size_t)n >= len)
-		return;
-	if (nearest_knows(name)) {
-		events__warn_no_table();
-		snprintf(
-			err + n, len - n,
+	error__set(err, ENOENT, "unknown event '%s': %s", name,
+		   pfm_strerror(ret));
+	if (nearest_knows(e, name)) {
+		e->hinted = true;
+		error__append(
+			err,
 			" (this CPU has no libpfm table; with --pmu %s it is %s::%s)",
-			st.choice.nearest, st.choice.nearest, name);
-		return;
+			e->choice.nearest, e->choice.nearest, name);
+		return -ENOENT;
 	}
-	events__suggest_event(name, err + n, len - n);
+	suggest__event(name, events__core_table(e), events__nearest_table(e),
+		       hint, sizeof(hint));
+	error__append(err, "%s", hint);
+	return -ENOENT;
 }
 
-int events__encode(const char *name, struct event *ev, char *err, size_t errlen)
+int events__encode(struct events *e, const char *name, struct event *ev,
+		   struct error *err)
 {
-	char qualified[EVENT_NAME_LEN + 64];
+	char qualified[EVENT_NAME_LEN + 64], hint[256] = "";
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
-	if (strlen(name) >= sizeof(ev->name)) {
-		snprintf(err, errlen, "event name '%.40s...' is too long",
-			 name);
-		return -ENAMETOOLONG;
-	}
+	if (strlen(name) >= sizeof(ev->name))
+		return error__set(err, ENAMETOOLONG,
+				  "event name '%.40s...' is too long", name);
 	strcpy(ev->name, name);
 	if (sysfs_pmu__is_syntax(name)) {
 		ret = sysfs_pmu__encode(NULL, name, &ev->attr, ev->fstr,
-					sizeof(ev->fstr), err, errlen);
-		if (ret == -ENOENT)
-			events__suggest_event(name, err + strlen(err),
-					      errlen - strlen(err));
+					sizeof(ev->fstr), err);
+		if (ret == -ENOENT) {
+			suggest__event(name, events__core_table(e),
+				       events__nearest_table(e), hint,
+				       sizeof(hint));
+			error__append(err, "%s", hint);
+		}
 		if (ret)
 			return ret;
 		goto done;
 	}
 	ret = pfm_encode(name, ev);
-	if (ret == PFM_ERR_NOTFOUND && is_bare(name) && st.core[0]) {
+	if (ret == PFM_ERR_NOTFOUND && is_bare(name) && e->core[0]) {
 		/* libpfm only searches detected tables for bare names; ours
 		 * is derived from CPUID (or forced), so retry through it. */
-		snprintf(qualified, sizeof(qualified), "%s::%s", st.core, name);
+		snprintf(qualified, sizeof(qualified), "%s::%s", e->core, name);
 		if (pfm_encode(qualified, ev) == PFM_SUCCESS)
 			ret = PFM_SUCCESS;
 	}
-	if (ret != PFM_SUCCESS) {
-		unknown_event(name, ret, err, errlen);
-		return -ENOENT;
-	}
+	if (ret != PFM_SUCCESS)
+		return unknown_event(e, name, ret, err);
 done:
 	ev->attr.size = sizeof(ev->attr);
 	ev->own_period = ev->attr.sample_period != 0;
@@ -241,8 +221,8 @@ static const char *next_name(const char *p, char *out, size_t len)
 	return p;
 }
 
-int events__parse_list(const char *spec, struct event_list *list, char *err,
-		       size_t errlen)
+int events__parse_list(struct events *e, const char *spec,
+		       struct event_list *list, struct error *err)
 {
 	char name[EVENT_NAME_LEN];
 	const char *p = spec;
@@ -251,8 +231,7 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 
 	list->nr = 0;
 	if (!*spec) {
-		snprintf(err, errlen, "empty event list");
-		return -EINVAL;
+		return error__set(err, EINVAL, "empty event list");
 	}
 	for (;;) {
 		const char *start = p;
@@ -260,20 +239,19 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 
 		if (*p == '{') {
 			if (group >= 0) {
-				snprintf(
-					err, errlen,
+				return error__set(
+					err, EINVAL,
 					"nested '{' in '%s': groups do not nest",
 					spec);
-				return -EINVAL;
 			}
 			group = list->nr;
 			p++;
 		}
 		p = next_name(p, name, sizeof(name));
 		if (!p) {
-			snprintf(err, errlen,
-				 "event name '%.40s...' is too long", start);
-			return -ENAMETOOLONG;
+			return error__set(err, ENAMETOOLONG,
+					  "event name '%.40s...' is too long",
+					  start);
 		}
 		n = strlen(name);
 		if (n && name[n - 1] == '}') {
@@ -281,28 +259,26 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 			closes = true;
 		}
 		if (!*name) {
-			snprintf(err, errlen, "empty event name in '%s'", spec);
-			return -EINVAL;
+			return error__set(err, EINVAL,
+					  "empty event name in '%s'", spec);
 		}
 		if (strpbrk(name, "{}") || (closes && group < 0)) {
-			snprintf(err, errlen, "unbalanced braces in '%s'",
-				 spec);
-			return -EINVAL;
+			return error__set(err, EINVAL,
+					  "unbalanced braces in '%s'", spec);
 		}
 		if (list->nr == BPMC_MAX_EVENTS) {
-			snprintf(err, errlen,
-				 "too many events in '%s': at most %d", spec,
-				 BPMC_MAX_EVENTS);
-			return -E2BIG;
+			return error__set(err, E2BIG,
+					  "too many events in '%s': at most %d",
+					  spec, BPMC_MAX_EVENTS);
 		}
 		for (int i = 0; i < list->nr; i++) {
 			if (!strcmp(list->ev[i].name, name)) {
-				snprintf(err, errlen,
-					 "event '%s' is listed twice", name);
-				return -EINVAL;
+				return error__set(err, EINVAL,
+						  "event '%s' is listed twice",
+						  name);
 			}
 		}
-		ret = events__encode(name, &list->ev[list->nr], err, errlen);
+		ret = events__encode(e, name, &list->ev[list->nr], err);
 		if (ret)
 			return ret;
 		list->ev[list->nr].leader = group >= 0 ? group : list->nr;
@@ -313,8 +289,7 @@ int events__parse_list(const char *spec, struct event_list *list, char *err,
 			break;
 	}
 	if (group >= 0) {
-		snprintf(err, errlen, "unclosed '{' in '%s'", spec);
-		return -EINVAL;
+		return error__set(err, EINVAL, "unclosed '{' in '%s'", spec);
 	}
 	return 0;
 }
@@ -324,21 +299,4 @@ bool event__is_hardware(const struct event *ev)
 	return ev->attr.type == PERF_TYPE_HARDWARE ||
 	       ev->attr.type == PERF_TYPE_HW_CACHE ||
 	       ev->attr.type == PERF_TYPE_RAW;
-}
-
-bool events__host_has_pmu(void)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.disabled = 1,
-	};
-	int fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1,
-			 PERF_FLAG_FD_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
 }

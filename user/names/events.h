@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* names -> perf_event_attr: the first stage of the pipeline. */
-#ifndef BPMC_EVENTS_H
-#define BPMC_EVENTS_H
+#ifndef BPMC_NAMES_EVENTS_H
+#define BPMC_NAMES_EVENTS_H
 
 #include <linux/perf_event.h>
-#include <perfmon/pfmlib.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "collect.h"
+#include "common/error.h"
 
 #define EVENT_NAME_LEN 256
-#define EVENT_ERR_LEN 512
 
 struct event {
 	char name[EVENT_NAME_LEN]; /* as the user wrote it */
@@ -26,46 +25,42 @@ struct event_list {
 	int nr;
 };
 
-/* Initialises libpfm once; pmu_table forces the core table (or NULL). */
-int events__init(const char *pmu_table);
+/*
+ * A naming context: which libpfm table bare names go through, derived
+ * from CPUID or forced with --pmu. Handles are independent; libpfm
+ * itself is initialised once per process.
+ */
+struct events;
+
+/* pmu_table forces the core table (or NULL: derive it from CPUID). */
+int events__new(struct events **out, const char *pmu_table, struct error *err);
+void events__free(struct events *e);
 
 /* Encodes one name; on failure err names the input and the reason. */
-int events__encode(const char *name, struct event *ev, char *err,
-		   size_t errlen);
+int events__encode(struct events *e, const char *name, struct event *ev,
+		   struct error *err);
 
 /*
  * Splits a comma-separated list (commas inside PMU/.../ stay) and encodes
  * every name. Braces make a group: "{cycles,instructions},cache-misses".
- * On failure err holds a one-line message.
  */
-int events__parse_list(const char *spec, struct event_list *list, char *err,
-		       size_t errlen);
+int events__parse_list(struct events *e, const char *spec,
+		       struct event_list *list, struct error *err);
 
 /* The libpfm table bare names go through (derived or forced), or NULL. */
-const char *events__core_table(void);
+const char *events__core_table(const struct events *e);
 /* With no table for this CPU: the one --pmu could force, or NULL. */
-const char *events__nearest_table(void);
-/* Says once, on stderr, that this CPU has no libpfm table. */
-void events__warn_no_table(void);
-/* libpfm's pmu id of a table name, or -1. */
-int events__pfm_pmu_by_name(const char *name);
-/* libpfm look-ups with their size fields filled in; true on success. */
-bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info);
-bool pfm_event_get(int idx, pfm_event_info_t *info);
-/* True when attribute attr of event idx exists and is a unit mask. */
-bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info);
+const char *events__nearest_table(const struct events *e);
 
 /*
- * Append " (did you mean A, B or C?)" to out for up to three known names
- * close to name, or nothing. Tables for --pmu likewise.
+ * "this libpfm has no event table for this CPU ...", once per handle:
+ * the text when this CPU has no table, it was not taken before, and
+ * either always is set or an encoding failed for want of the table.
+ * NULL otherwise.
  */
-void events__suggest_event(const char *name, char *out, size_t len);
-void events__suggest_table(const char *table, char *out, size_t len);
+const char *events__take_warning(struct events *e, bool always);
 
 /* True when the attr needs a hardware PMU (generic HW, cache or raw). */
 bool event__is_hardware(const struct event *ev);
-
-/* True when this host exposes a core PMU that can count cycles. */
-bool events__host_has_pmu(void);
 
 #endif

@@ -2,22 +2,23 @@
 /* "did you mean": the closest known names to one that did not encode. */
 #include <ctype.h>
 #include <linux/perf_event.h>
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "names/events.h"
+#include "names/pfm.h"
+#include "names/suggest.h"
 #include "names/sysfs_pmu.h"
 #include "common/util.h"
 
 #define NR_SUGGESTIONS 3
+#define SUGGEST_NAME_LEN 256
 
 struct suggest {
-	char key[EVENT_NAME_LEN]; /* what the user meant to name */
+	char key[SUGGEST_NAME_LEN]; /* what the user meant to name */
 	char prefix[64]; /* their TABLE::, if any */
 	unsigned limit; /* farther than this is no match */
 	struct {
-		char name[EVENT_NAME_LEN];
+		char name[SUGGEST_NAME_LEN];
 		unsigned dist;
 	} best[NR_SUGGESTIONS];
 	int nr;
@@ -97,7 +98,7 @@ static void offer_table(struct suggest *s, pfm_pmu_t pmu, const char *table,
 {
 	pfm_pmu_info_t pinfo;
 	pfm_event_info_t info;
-	char display[EVENT_NAME_LEN];
+	char display[SUGGEST_NAME_LEN];
 
 	if (!pfm_pmu_get(pmu, &pinfo))
 		return;
@@ -117,7 +118,7 @@ static void offer_table(struct suggest *s, pfm_pmu_t pmu, const char *table,
 
 static int offer_sysfs(const struct sysfs_event *ev, void *ctx)
 {
-	char display[EVENT_NAME_LEN];
+	char display[SUGGEST_NAME_LEN];
 
 	snprintf(display, sizeof(display), "%s/%s/", ev->pmu, ev->event);
 	suggest_offer(ctx,
@@ -127,10 +128,9 @@ static int offer_sysfs(const struct sysfs_event *ev, void *ctx)
 	return 0;
 }
 
-void events__suggest_event(const char *name, char *out, size_t len)
+void suggest__event(const char *name, const char *core, const char *nearest,
+		    char *out, size_t len)
 {
-	const char *core = events__core_table();
-	const char *nearest = events__nearest_table();
 	pfm_pmu_info_t info;
 	struct suggest s;
 	pfm_pmu_t pmu;
@@ -153,7 +153,7 @@ void events__suggest_event(const char *name, char *out, size_t len)
 	suggest_write(&s, out, len);
 }
 
-void events__suggest_table(const char *table, char *out, size_t len)
+void suggest__table(const char *table, char *out, size_t len)
 {
 	pfm_pmu_info_t info;
 	struct suggest s;

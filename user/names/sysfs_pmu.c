@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "names/sysfs_pmu.h"
+#include "common/error.h"
 #include "common/util.h"
 
 #define MAX_TERMS 32
@@ -43,8 +44,7 @@ struct parse {
 	char pmu[NAME_MAX + 1];
 	struct term term[MAX_TERMS];
 	int nr;
-	char *err;
-	size_t errlen;
+	struct error *err;
 };
 
 /* Where a term's value goes: register reg, value bit i to bit pos[i]. */
@@ -64,13 +64,12 @@ static void set_err(struct parse *p, const char *what, const char *fmt, ...)
 	char reason[512];
 	va_list ap;
 
-	if (!p->err || !p->errlen)
+	if (!p->err)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->errlen, "%s event '%s': %s", what, p->input,
-		 reason);
+	error__set(p->err, EINVAL, "%s event '%s': %s", what, p->input, reason);
 }
 
 static bool is_companion(const char *name)
@@ -546,7 +545,7 @@ static int format_fstr(struct parse *p, const struct perf_event_attr *attr,
 
 int sysfs_pmu__encode(const char *root, const char *name,
 		      struct perf_event_attr *attr, char *fstr, size_t fstr_len,
-		      char *err, size_t errlen)
+		      struct error *err)
 {
 	struct parse *p;
 	struct perf_event_attr a;
@@ -556,18 +555,14 @@ int sysfs_pmu__encode(const char *root, const char *name,
 	size_t pmu_len;
 	int ret;
 
-	if (err && errlen)
-		err[0] = '\0';
+	if (err)
+		err->msg[0] = '\0';
 	p = calloc(1, sizeof(*p));
-	if (!p) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!p)
+		return error__set(err, ENOMEM, "out of memory");
 	p->root = root ? root : SYSFS_PMU_ROOT;
 	p->input = name;
 	p->err = err;
-	p->errlen = errlen;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 
@@ -725,4 +720,37 @@ int sysfs_pmu__for_each_event(const char *root,
 	struct each_event e = { root ? root : SYSFS_PMU_ROOT, fn, ctx };
 
 	return sysfs_pmu__for_each_pmu(e.root, pmu_events, &e);
+}
+
+struct type_cpus {
+	const char *root;
+	int type;
+	char *buf;
+	size_t len;
+	int ret;
+};
+
+static int match_type(const struct sysfs_event *pmu, void *ctx)
+{
+	struct type_cpus *t = ctx;
+	char path[PATH_MAX];
+
+	if (pmu->type != t->type)
+		return 0;
+	t->ret = pmu_path(path, sizeof(path), t->root, pmu->pmu, "cpumask",
+			  NULL);
+	if (!t->ret)
+		t->ret = read_file_str(path, t->buf, t->len);
+	if (!t->ret && !t->buf[0])
+		t->ret = -ENOENT;
+	return 1;
+}
+
+int sysfs_pmu__cpumask(const char *root, int type, char *buf, size_t len)
+{
+	struct type_cpus t = { root ? root : SYSFS_PMU_ROOT, type, buf, len,
+			       -ENOENT };
+	int ret = sysfs_pmu__for_each_pmu(t.root, match_type, &t);
+
+	return ret < 0 ? ret : t.ret;
 }

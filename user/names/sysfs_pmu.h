@@ -6,12 +6,14 @@
  *   PMU/config=0x..,config1=0x../[ukh]
  * under /sys/bus/event_source/devices.
  */
-#ifndef BPMC_SYSFS_PMU_H
-#define BPMC_SYSFS_PMU_H
+#ifndef BPMC_NAMES_SYSFS_PMU_H
+#define BPMC_NAMES_SYSFS_PMU_H
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "common/error.h"
 
 #define SYSFS_PMU_ROOT "/sys/bus/event_source/devices"
 
@@ -23,11 +25,12 @@ bool sysfs_pmu__is_syntax(const char *name);
  * sample_period/freq for period=/freq= terms) and writes the fully
  * qualified form "PMU/config=0x..[,config1=0x..][,config2=0x..]/[mods]"
  * into fstr. root is the devices directory (NULL: SYSFS_PMU_ROOT).
- * On failure returns -errno and err holds "... 'name': reason".
+ * On failure returns -errno and err (may be NULL) holds
+ * "... 'name': reason".
  */
 int sysfs_pmu__encode(const char *root, const char *name,
 		      struct perf_event_attr *attr, char *fstr, size_t fstr_len,
-		      char *err, size_t errlen);
+		      struct error *err);
 
 /* One alias event of a sysfs PMU, for `bpmc list` and suggestions. */
 struct sysfs_event {
@@ -51,5 +54,12 @@ int sysfs_pmu__for_each_event(const char *root,
 int sysfs_pmu__for_each_pmu(const char *root,
 			    int (*fn)(const struct sysfs_event *pmu, void *ctx),
 			    void *ctx);
+
+/*
+ * The cpumask of the PMU whose type is type (a CPU list, "0" for an
+ * uncore PMU read through one CPU) into buf. -ENOENT when no PMU has
+ * that type or it names no CPUs: the event counts on every CPU.
+ */
+int sysfs_pmu__cpumask(const char *root, int type, char *buf, size_t len);
 
 #endif

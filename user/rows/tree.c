@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Rows derived from the cgroup tree: containers, pods, subtree totals. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One command-line convention for every command: a table of options
+ * from which getopt's strings, the usage line, the option list and
+ * --help are all made, one refusal format, and one exit-status rule.
+ */
+#ifndef BPMC_CMD_OPTS_H
+#define BPMC_CMD_OPTS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "common/error.h"
+
+/* Exit status of refused input, as the CLI contract promises. */
+#define EXIT_USAGE 2
+
+/* Keys of long-only options start here; short ones are their letter. */
+#define OPT_LONG_ONLY 256
+
+struct cmd_option {
+	const char *name; /* long name, without "--" */
+	int key; /* the short letter, or OPT_LONG_ONLY + n */
+	int has_arg; /* no_argument, required_argument, optional_argument */
+	const char *arg; /* the value's name in the usage: "MS" */
+	const char *help; /* may hold newlines */
+};
+
+struct cmd_spec {
+	const char *name; /* "record" */
+	const char *operands; /* after the options in the usage, or NULL */
+	const char *summary; /* one line, for `bpmc --help` too */
+	const struct cmd_option *options; /* { 0 }-terminated */
+	const char *examples; /* "bpmc ... \t# what it does" lines */
+};
+
+/*
+ * Called once per option, in order. Returns 0, or -errno with err set to
+ * a message that quotes the culprit ("invalid interval '-I 0': ...").
+ */
+typedef int (*cmd_option_fn)(void *ctx, int key, const char *arg,
+			     struct error *err);
+
+/*
+ * Parses argv[1..] against spec. Returns 0 with *operand set to the index
+ * of the first operand; -ECANCELED once --help is printed; -EINVAL once
+ * a refusal is printed. cmd_exit_status() turns these into exit codes.
+ */
+int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
+	      cmd_option_fn fn, void *ctx, int *operand);
+int cmd_exit_status(int err);
+
+/* The usage line, the options and the examples. */
+void cmd_usage(const struct cmd_spec *spec, FILE *out);
+
+/*
+ * Prints "bpmc: MESSAGE (see 'bpmc CMD --help')" on stderr and returns
+ * EXIT_USAGE.
+ */
+int cmd_refuse(const struct cmd_spec *spec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

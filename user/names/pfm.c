@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names/pfm.h"
+
+static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
+static int pfm_status;
+
+static void pfm_init_once(void)
+{
+	/* Without this, libpfm 4.13 hides every table it did not detect,
+	 * even when the name carries an explicit TABLE:: prefix. */
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	pfm_status = pfm_initialize();
+}
+
+int pfm__init(struct error *err)
+{
+	pthread_once(&pfm_once, pfm_init_once);
+	if (pfm_status != PFM_SUCCESS)
+		return error__set(err, EINVAL, "cannot initialise libpfm: %s",
+				  pfm_strerror(pfm_status));
+	return 0;
+}
+
+bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_pmu_info(pmu, info) == PFM_SUCCESS;
+}
+
+bool pfm_event_get(int idx, pfm_event_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_event_info(idx, PFM_OS_NONE, info) == PFM_SUCCESS;
+}
+
+bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return pfm_get_event_attr_info(idx, attr, PFM_OS_NONE, info) ==
+		       PFM_SUCCESS &&
+	       info->type == PFM_ATTR_UMASK;
+}
+
+int pfm_pmu_by_name(const char *name)
+{
+	pfm_pmu_info_t info;
+	pfm_pmu_t pmu;
+
+	pfm_for_all_pmus(pmu) {
+		if (pfm_pmu_get(pmu, &info) && !strcmp(info.name, name))
+			return pmu;
+	}
+	return -1;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libpfm4 look-ups with their size fields filled in, and its one-time
+ * initialisation. libpfm's state is process-wide; everything above this
+ * file holds its own handle.
+ */
+#ifndef BPMC_NAMES_PFM_H
+#define BPMC_NAMES_PFM_H
+
+#include <perfmon/pfmlib.h>
+#include <stdbool.h>
+
+#include "common/error.h"
+
+/* Initialises libpfm once per process, every table encodable. */
+int pfm__init(struct error *err);
+
+/* True on success. */
+bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info);
+bool pfm_event_get(int idx, pfm_event_info_t *info);
+/* True when attribute attr of event idx exists and is a unit mask. */
+bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info);
+/* libpfm's pmu id of a table name, or -1. */
+int pfm_pmu_by_name(const char *name);
+
+#endif
