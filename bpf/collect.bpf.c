@@ -12,6 +12,7 @@
  * generation is then drained without racing any writer.
  */
 #include "vmlinux.h"
+#include <asm-generic/errno.h> /* vmlinux.h has types, no macros */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
@@ -102,20 +103,22 @@ static __always_inline void drop_add(__u32 why, __u64 n)
 }
 
 /* Counts the credits that are lost, never just the event. */
-static __always_inline void drop_slot(struct bpmc_slot *slot)
+static __always_inline void drop_slot(struct bpmc_slot *slot, __u32 why)
 {
 	__u64 n = 0;
 
 	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++)
 		n += slot->value.ev[i].samples;
-	drop_add(BPMC_DROP_MAP_FULL, n);
+	drop_add(why, n);
 }
 
 static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 {
 	struct bpmc_value *v;
 	struct bpmc_counts *d, *s;
-	long err;
+	/* int, not long: as in libbpf-tools' maps.bpf.h, a 64-bit compare
+	 * with -EEXIST can be miscompiled or rejected (iovisor/bcc#4488). */
+	int err;
 
 	if (slot->skip)
 		return; /* filtered out by -G: counted only to keep readings */
@@ -126,12 +129,14 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 					  BPF_NOEXIST);
 		if (!err)
 			return;
+		if (err != -EEXIST) {
+			drop_slot(slot, BPMC_DROP_MAP_FULL);
+			return;
+		}
 		/* Lost a race with another CPU inserting the same key. */
-		v = err == -17 /* EEXIST */ ?
-			    bpf_map_lookup_elem(map, &slot->key) :
-			    NULL;
+		v = bpf_map_lookup_elem(map, &slot->key);
 		if (!v) {
-			drop_slot(slot);
+			drop_slot(slot, BPMC_DROP_RACE);
 			return;
 		}
 	}
@@ -157,7 +162,10 @@ static __always_inline __u64 v1_cgroup_id(void)
 	struct css_set *cset = BPF_CORE_READ(task, cgroups);
 	int ssid = v1_subsys;
 
-	if (ssid < 0 || ssid >= 16)
+	/* css_set->subsys has CGROUP_SUBSYS_COUNT entries on the running
+	 * kernel, which need not be the count in the vmlinux.h built with. */
+	if (ssid < 0 || ssid >= bpf_core_enum_value(enum cgroup_subsys_id,
+						    CGROUP_SUBSYS_COUNT))
 		return 0;
 	bpf_core_read(&css, sizeof(css), &cset->subsys[ssid]);
 	return css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;

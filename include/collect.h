@@ -114,7 +114,55 @@ enum bpmc_drop {
 	BPMC_DROP_MAP_FULL, /* samples of a key that did not fit the map */
 	BPMC_DROP_READ, /* bpf_perf_event_read_value() failed */
 	BPMC_DROP_CGROUP_PATH, /* a new cgroup's path did not fit the ring */
-	BPMC_DROP_NR,
+	BPMC_DROP_RACE, /* samples of a key whose insert lost a race with
+			 * another CPU and then could not be found */
+	BPMC_DROP_NR, /* keep last: the drops map's size */
 };
+
+/*
+ * The layouts both compilers must agree on, written out by hand so that
+ * any change to a shared struct fails the build on both sides (this file
+ * is compiled by clang -target bpf and by the user-side cc alike). If
+ * one fires, the change was meant or it was not: fix the field, or
+ * recompute the numbers and the comments here.
+ */
+#define BPMC_ASSERT_SIZE(type, size, align)                            \
+	_Static_assert(sizeof(type) == (size), #type " size changed"); \
+	_Static_assert(_Alignof(type) == (align), #type " alignment changed")
+#define BPMC_ASSERT_OFFSET(type, field, off)                     \
+	_Static_assert(__builtin_offsetof(type, field) == (off), \
+		       #type "." #field " moved")
+
+/* cgroup_id 8 @0, tgid 4 @8, tid 4 @12: 16, no padding */
+BPMC_ASSERT_SIZE(struct bpmc_key, 16, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_key, tgid, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_key, tid, 12);
+/* count, samples, enabled, running: 4 x 8 = 32 */
+BPMC_ASSERT_SIZE(struct bpmc_counts, 32, 8);
+/* ev 8 x 32 = 256 @0, comm 16 @256: 272 */
+BPMC_ASSERT_SIZE(struct bpmc_value, 272, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_value, comm, 256);
+/* pid_tgid 8 @0, epoch 4 @8, victim 2 @12, skip 2 @14, key 16 @16,
+ * value 272 @32: 304, padded to the 64-byte alignment: 320 */
+BPMC_ASSERT_SIZE(struct bpmc_slot, 320, 64);
+BPMC_ASSERT_OFFSET(struct bpmc_slot, epoch, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_slot, victim, 12);
+BPMC_ASSERT_OFFSET(struct bpmc_slot, skip, 14);
+BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 16);
+BPMC_ASSERT_OFFSET(struct bpmc_slot, value, 32);
+/* counter, enabled, running: 3 x 8 = 24 */
+BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
+/* last 8 x 24 = 192, already a multiple of the 64-byte alignment */
+BPMC_ASSERT_SIZE(struct bpmc_cpu, 192, 64);
+/* cgroup_epoch 4 @0, cpu_gen 1024 x 4 = 4096 @4: 4100 */
+BPMC_ASSERT_SIZE(struct bpmc_control, 4100, 4);
+BPMC_ASSERT_OFFSET(struct bpmc_control, cpu_gen, 4);
+/* id 8 @0, hierarchy_id 4 @8, pad 4 @12, path 496 @16: 512 */
+BPMC_ASSERT_SIZE(struct bpmc_cgroup_event, 512, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_cgroup_event, hierarchy_id, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_cgroup_event, path, 16);
+
+#undef BPMC_ASSERT_SIZE
+#undef BPMC_ASSERT_OFFSET
 
 #endif /* BPMC_COLLECT_H */

@@ -84,6 +84,10 @@ static void report_drops(struct record *r, const uint64_t *drops)
 		p_warn("%" PRIu64
 		       " new cgroups' paths did not fit the ring buffer this interval: a cgroup also removed within it has no path",
 		       drops[BPMC_DROP_CGROUP_PATH]);
+	if (drops[BPMC_DROP_RACE])
+		p_warn("%" PRIu64
+		       " samples lost this interval: another CPU inserted their key into the counts map at the same time, and the entry was gone before they could be added",
+		       drops[BPMC_DROP_RACE]);
 	for (int i = 0; i < BPMC_DROP_NR; i++)
 		r->drops[i] += drops[i];
 }
