@@ -173,7 +173,8 @@ static int write_interval(struct record *r, uint64_t length_ns)
 					&totals, &r->sink, &sums);
 	if (!err)
 		err = self__write_rows(&r->self, r->collector,
-				       r->data.drops[BPMC_DROP_MAP_FULL],
+				       r->data.drops[BPMC_DROP_MAP_FULL] +
+					       r->data.drops[BPMC_DROP_RACE],
 				       &r->sink);
 	if (!err)
 		err = r->sink.ops->end_interval(&r->sink);
