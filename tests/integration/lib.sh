@@ -103,13 +103,36 @@ cgroup_id() {
 	stat -c %i "$1"
 }
 
+# csv_awk [-v NAME=VALUE]... PROGRAM FILE...: awk -F, over bpmc CSV files,
+# PROGRAM reading columns by header name, never by position (the schema
+# only promises the names): $col("scope") == "cgroup" { s += $col("count") }.
+# Each file's header line sets the names and is skipped; a name the header
+# lacks stops awk with exit 2 and a message, rather than reading $0.
+# Splitting on every comma is enough here because test rows hold no quoted
+# fields (plain cgroup paths, comms, events); other readers need RFC 4180.
+csv_awk() {
+	local opts=()
+	while [ "${1:-}" = -v ]; do
+		opts+=(-v "$2")
+		shift 2
+	done
+	awk -F, "${opts[@]}" '
+		function col(name) {
+			if (name in _csv_col) return _csv_col[name]
+			printf "csv_awk: no column \"%s\" in %s\n", name, FILENAME > "/dev/stderr"
+			_csv_err = 1
+			exit 2
+		}
+		FNR == 1 { delete _csv_col; for (_csv_i = 1; _csv_i <= NF; _csv_i++) _csv_col[$_csv_i] = _csv_i; next }
+		END { if (_csv_err) exit 2 }
+		'"$1" "${@:2}"
+}
+
 # csv_sum FILE SCOPE EVENT FIELD VALUE: sums `count` over rows whose
-# column FIELD (a header name) equals VALUE. Test rows hold no quotes.
+# column FIELD (a header name) equals VALUE.
 csv_sum() {
-	awk -F, -v scope="$2" -v event="$3" -v field="$4" -v value="$5" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$col["scope"] == scope && $col["event"] == event &&
-		$col[field] == value { s += $col["count"] }
+	csv_awk -v scope="$2" -v event="$3" -v field="$4" -v value="$5" '
+		$col(field) == value && $col("scope") == scope && $col("event") == event { s += $col("count") }
 		END { printf "%.0f\n", s }' "$1"
 }
 
@@ -128,6 +151,29 @@ check_usage() {
 	err=$(awk -v a="$got" -v b="$3" 'BEGIN { printf "%+.3f", b ? 100 * (a - b) / b : 0 }')
 	echo "  ${2#$CG2}: bpmc $got ns, cpu.stat usage_usec $3 ns ($err %)"
 	within "$got" "$3" "$4" || fail "${2#$CG2}: $got ns vs $3 ns in cpu.stat (over $4 %)"
+}
+
+# start_two_burners REL_A DUTY_A REL_B DUTY_B SECONDS: makes the cgroups
+# $CG2/REL_A and $CG2/REL_B (registered; ones that exist are reused),
+# notes their usage_usec and starts `burner DUTY SECONDS` in each
+# (registered). Sets BURN_CG_A, BURN_CG_B (the paths) and BURN_PID_A,
+# BURN_PID_B. Not for $(...), like mk_cgroup.
+start_two_burners() {
+	mk_cgroup BURN_CG_A "$1" || return 1
+	mk_cgroup BURN_CG_B "$3" || return 1
+	BURN_USEC_A=$(usage_usec "$BURN_CG_A") BURN_USEC_B=$(usage_usec "$BURN_CG_B")
+	spawn_in "$BURN_CG_A" "$HELPERS/burner" "$2" "$5"
+	BURN_PID_A=$SPAWNED
+	spawn_in "$BURN_CG_B" "$HELPERS/burner" "$4" "$5"
+	BURN_PID_B=$SPAWNED
+}
+
+# wait_two_burners: waits for start_two_burners' burners; sets BURN_NS_A
+# and BURN_NS_B, the ns each cgroup used meanwhile by its cpu.stat.
+wait_two_burners() {
+	wait "$BURN_PID_A" "$BURN_PID_B"
+	BURN_NS_A=$((($(usage_usec "$BURN_CG_A") - BURN_USEC_A) * 1000))
+	BURN_NS_B=$((($(usage_usec "$BURN_CG_B") - BURN_USEC_B) * 1000))
 }
 
 need_root() {

@@ -26,7 +26,7 @@ wait "$RECORD_PID" || fail "bpmc record failed: $(cat "$TMP/log")"
 for c in "quick $qid" "late $lid"; do
 	set -- $c
 	n=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$2")
-	path=$(awk -F, -v id="$2" '$4 == "cgroup" && $5 == id { print $6; exit }' "$TMP/out.csv")
+	path=$(csv_awk -v id="$2" '$col("scope") == "cgroup" && $col("cgroup_id") == id { print $col("cgroup"); exit }' "$TMP/out.csv")
 	echo "  $1 (id $2, removed): $n ns exported under '$path'"
 	[ "$n" -gt 0 ] || fail "$1: no counts exported"
 	[ "$path" = "/$T/$1" ] || fail "$1: path '$path', want /$T/$1"

@@ -17,7 +17,7 @@ pid=$SPAWNED
 want=$(awk -F: -v c="$ctl" '$2 ~ "(^|,)" c "(,|$)" { print $3 }' "/proc/$pid/cgroup")
 "$BPMC" record --cgroup-v1 "$ctl" -e cpu-clock -I 1000 -d 2 -o "$TMP/v1.csv" 2>"$TMP/v1.log" ||
 	fail "record --cgroup-v1 $ctl: $(cat "$TMP/v1.log")"
-got=$(awk -F, -v p="$pid" '$4 == "process" && $7 == p { print $6; exit }' "$TMP/v1.csv")
+got=$(csv_awk -v p="$pid" '$col("scope") == "process" && $col("pid") == p { print $col("cgroup"); exit }' "$TMP/v1.csv")
 echo "  burner $pid in the $ctl hierarchy: /proc says '$want', bpmc wrote '$got'"
 [ -n "$got" ] && [ "$got" = "$want" ] || fail "--cgroup-v1 $ctl put the burner in '$got', not '$want'"
 

@@ -31,24 +31,24 @@ done < "$TMP/layouts"
 wait "${pids[@]}"
 wait "$RECORD_PID" || fail "bpmc record failed: $(cat "$TMP/log")"
 
-# col NAME: the column's number in the header.
-col() { head -1 "$TMP/out.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-C=$(col container) P=$(col pod) S=$(col scope) G=$(col cgroup)
 while IFS='|' read -r leaf want_c want_p; do
-	rows=$(awk -F, -v g="/$leaf" -v S="$S" -v G="$G" '($S == "cgroup" || $S == "process") && $G == g' "$TMP/out.csv")
+	# The cgroup and process rows of the leaf; of those, any with the wrong names.
+	leaf_rows='($col("scope") == "cgroup" || $col("scope") == "process") && $col("cgroup") == g'
+	rows=$(csv_awk -v g="/$leaf" "$leaf_rows" "$TMP/out.csv")
 	[ -n "$rows" ] || { fail "no rows for /$leaf"; continue; }
-	bad=$(echo "$rows" | awk -F, -v C="$C" -v P="$P" -v c="$want_c" -v p="$want_p" '$C != c || $P != p' | head -1)
+	bad=$(csv_awk -v g="/$leaf" -v c="$want_c" -v p="$want_p" \
+		"$leaf_rows"' && ($col("container") != c || $col("pod") != p)' "$TMP/out.csv" | head -1)
 	[ -z "$bad" ] || fail "/$leaf: want container '$want_c' pod '$want_p', got: $bad"
 	echo "  ${leaf#$T} -> ${want_c:-(none)} ${want_p:+pod $want_p}"
 	[ -z "$want_c" ] && continue
 	# The container row sums its cgroups' rows, interval by interval.
-	awk -F, -v S="$S" -v C="$C" -v c="$want_c" '$C == c && $S == "cgroup" { cg[$1] += $11 }
-		$C == c && $S == "container" { ct[$1] += $11 }
+	csv_awk -v c="$want_c" '$col("container") == c && $col("scope") == "cgroup" { cg[$col("time")] += $col("count") }
+		$col("container") == c && $col("scope") == "container" { ct[$col("time")] += $col("count") }
 		END { for (t in cg) if (cg[t] != ct[t]) exit 1; for (t in ct) if (cg[t] != ct[t]) exit 1 }' "$TMP/out.csv" ||
 		fail "the container rows of $want_c are not the sum of its cgroup rows"
 done < "$TMP/layouts"
 for pod in $U1 $U2 $U3; do
-	awk -F, -v S="$S" -v P="$P" -v p="$pod" '$S == "pod" && $P == p { n++ } END { exit !n }' "$TMP/out.csv" ||
+	csv_awk -v p="$pod" '$col("scope") == "pod" && $col("pod") == p { n++ } END { exit !n }' "$TMP/out.csv" ||
 		fail "no pod row for $pod"
 done
 pass_or_fail

@@ -19,10 +19,9 @@ grep "check:" "$TMP/log" | sed 's/^/  /'
 [ "$rc" -eq 0 ] || fail "record --check exited $rc: $(cat "$TMP/log")"
 
 # Independently of --check: the worst interval, per scope and event.
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	{ k = $c["time"] SUBSEP $c["event"]; s = $c["scope"]
-	  if (s == "system") sys[k] = $c["count"]; else sum[k, s] += $c["count"]
-	  ev[$c["event"]] = 1 }
+csv_awk '{ k = $col("time") SUBSEP $col("event"); s = $col("scope")
+	  if (s == "system") sys[k] = $col("count"); else sum[k, s] += $col("count")
+	  ev[$col("event")] = 1 }
 	END {
 		for (k in sys) for (si = 1; si <= 2; si++) {
 			s = si == 1 ? "cgroup" : "process"
@@ -42,7 +41,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	}' "$TMP/out.csv" || fail "an interval's rows do not add up to its system row within 0.1 %"
 
 # The churn's children lived a few ms each, yet they were exported.
-kids=$(awk -F, -v cg="/bpmc-test-$$/churn" -v p="$churn" '$4 == "process" && $6 == cg && $7 != p && $9 == "churn" { n[$7] = 1 }
+kids=$(csv_awk -v cg="/bpmc-test-$$/churn" -v p="$churn" '$col("scope") == "process" && $col("cgroup") == cg &&
+	$col("pid") != p && $col("comm") == "churn" { n[$col("pid")] = 1 }
 	END { print length(n) }' "$TMP/out.csv")
 echo "  $kids short-lived children have process rows"
 [ "$kids" -gt 600 ] || fail "only $kids of ~1200 short-lived children were exported"

@@ -6,20 +6,15 @@
 need_root
 
 start_record "$TMP/log" --mode exact --check -e cpu-clock -I 500 -d 8 -o "$TMP/out.csv" || exit 1
-mk_cgroup A "bpmc-test-$$/a" || exit 1
-mk_cgroup B "bpmc-test-$$/b" || exit 1
-a0=$(usage_usec "$A") b0=$(usage_usec "$B")
-spawn_in "$A" "$HELPERS/burner" 60 5
-pa=$SPAWNED
-spawn_in "$B" "$HELPERS/burner" 30 5
-pb=$SPAWNED
-wait "$pa" "$pb"
-a1=$(usage_usec "$A") b1=$(usage_usec "$B")
+start_two_burners "bpmc-test-$$/a" 60 "bpmc-test-$$/b" 30 5 || exit 1
+wait_two_burners
 wait "$RECORD_PID" || fail "bpmc record --check exited $?: $(cat "$TMP/log")"
 grep "check:" "$TMP/log" | sed 's/^/  /'
 
-check_usage "$TMP/out.csv" "$A" $(((a1 - a0) * 1000)) 1
-check_usage "$TMP/out.csv" "$B" $(((b1 - b0) * 1000)) 1
-grep -qE ",process,[0-9]+,/bpmc-test-$$/a,$pa,,burner,cpu-clock," "$TMP/out.csv" ||
-	fail "no process row for burner $pa"
+check_usage "$TMP/out.csv" "$BURN_CG_A" "$BURN_NS_A" 1
+check_usage "$TMP/out.csv" "$BURN_CG_B" "$BURN_NS_B" 1
+csv_awk -v cg="/bpmc-test-$$/a" -v p="$BURN_PID_A" '$col("scope") == "process" &&
+	$col("cgroup_id") ~ /^[0-9]+$/ && $col("cgroup") == cg && $col("pid") == p && $col("tid") == "" &&
+	$col("comm") == "burner" && $col("event") == "cpu-clock" { f = 1 } END { exit !f }' "$TMP/out.csv" ||
+	fail "no process row for burner $BURN_PID_A"
 pass_or_fail

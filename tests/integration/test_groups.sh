@@ -25,7 +25,8 @@ for mode in exact sampling; do
 	ratio=$(awk -v a="$t" -v b="$c" 'BEGIN { printf "%.4f", b ? a / b : 0 }')
 	echo "  $mode: task-clock/cpu-clock on the busy cgroup = $ratio ($t / $c ns)"
 	within "$t" "$c" 2 || fail "$mode: group ratio $ratio is not close to 1"
-	grep ',system,' "$TMP/$mode.csv" | grep -q ',task-clock,0,' &&
+	csv_awk '$col("scope") == "system" && $col("event") == "task-clock" && $col("count") == 0 { f = 1 }
+		END { exit f }' "$TMP/$mode.csv" ||
 		fail "$mode: a system row of the member is 0: the member never ran"
 done
 pass_or_fail

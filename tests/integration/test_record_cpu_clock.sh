@@ -7,18 +7,11 @@
 need_root
 
 start_record "$TMP/log" -e cpu-clock -I 500 -d 9 -o "$TMP/out.csv" || exit 1
-mk_cgroup A "bpmc-test-$$/a" || exit 1
-mk_cgroup B "bpmc-test-$$/b" || exit 1
-a0=$(usage_usec "$A") b0=$(usage_usec "$B")
-spawn_in "$A" "$HELPERS/burner" 60 5
-pa=$SPAWNED
-spawn_in "$B" "$HELPERS/burner" 30 5
-pb=$SPAWNED
-wait "$pa" "$pb"
-a1=$(usage_usec "$A") b1=$(usage_usec "$B")
+start_two_burners "bpmc-test-$$/a" 60 "bpmc-test-$$/b" 30 5 || exit 1
+wait_two_burners
 wait "$RECORD_PID" || fail "bpmc record exited $?: $(cat "$TMP/log")"
 
-ua=$(((a1 - a0) * 1000)) ub=$(((b1 - b0) * 1000))
+A=$BURN_CG_A B=$BURN_CG_B ua=$BURN_NS_A ub=$BURN_NS_B
 ca=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$A")")
 cb=$(csv_sum "$TMP/out.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$B")")
 check_usage "$TMP/out.csv" "$A" "$ua" 5
@@ -29,10 +22,13 @@ echo "  ratio a/b: bpmc $ratio, kernel $kratio"
 within "$ratio" "$kratio" 5 || fail "ratio a/b is $ratio, the kernel says $kratio"
 
 # The cgroup column names the path, resolved although it was created late.
-grep -q ",cgroup,$(cgroup_id "$A"),/bpmc-test-$$/a," "$TMP/out.csv" ||
+csv_awk -v id="$(cgroup_id "$A")" -v cg="/bpmc-test-$$/a" '$col("scope") == "cgroup" &&
+	$col("cgroup_id") == id && $col("cgroup") == cg { f = 1 } END { exit !f }' "$TMP/out.csv" ||
 	fail "no cgroup row with the path /bpmc-test-$$/a"
-for p in "$pa" "$pb"; do
-	grep -qE ",process,[0-9]+,/bpmc-test-$$/[ab],$p,,burner,cpu-clock," "$TMP/out.csv" ||
+for p in "$BURN_PID_A" "$BURN_PID_B"; do
+	csv_awk -v cg="^/bpmc-test-$$/[ab]\$" -v p="$p" '$col("scope") == "process" &&
+		$col("cgroup_id") ~ /^[0-9]+$/ && $col("cgroup") ~ cg && $col("pid") == p && $col("tid") == "" &&
+		$col("comm") == "burner" && $col("event") == "cpu-clock" { f = 1 } END { exit !f }' "$TMP/out.csv" ||
 		fail "no process row for burner pid $p"
 done
 pass_or_fail

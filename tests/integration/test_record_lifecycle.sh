@@ -7,9 +7,9 @@ command -v bpftool >/dev/null || skip "bpftool is not installed"
 
 # ms_of_day FILE: the time column of each distinct interval, in ms.
 ms_of_day() {
-	awk -F, 'NR > 1 && !seen[$1]++ {
-		split(substr($1, 12, 12), t, ":")
-		printf "%.0f %d\n", (t[1] * 3600 + t[2] * 60 + t[3]) * 1000, $3 }' "$1"
+	csv_awk '!seen[$col("time")]++ {
+		split(substr($col("time"), 12, 12), t, ":")
+		printf "%.0f %d\n", (t[1] * 3600 + t[2] * 60 + t[3]) * 1000, $col("interval_ms") }' "$1"
 }
 
 # 1. -I 200 for 3 s: 15 intervals, each end on start + k * 200 ms.
@@ -47,6 +47,6 @@ bpftool prog show | grep -q on_overflow &&
 	fail "record -o - failed"
 head -1 "$TMP/stdout.csv" | grep -q '^time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples' ||
 	fail "stdout does not start with the header"
-grep -v '^time,' "$TMP/stdout.csv" | grep -qv '^[0-9]\{4\}-' &&
+csv_awk '$col("time") !~ /^[0-9][0-9][0-9][0-9]-/ { f = 1 } END { exit f }' "$TMP/stdout.csv" ||
 	fail "stdout holds a line that is not a row"
 pass_or_fail

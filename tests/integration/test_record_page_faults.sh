@@ -19,6 +19,6 @@ echo "  $N pages touched: cgroup row $cg, process row $proc page-faults"
 [ "$cg" -ge "$N" ] || fail "cgroup row has $cg page-faults, want >= $N"
 [ "$proc" -ge "$N" ] || fail "process row has $proc page-faults, want >= $N"
 # With -c 1 every fault is a sample: count and samples must agree.
-awk -F, -v p="$pid" 'NR > 1 && $4 == "process" && $7 == p && $11 != $12 { bad = 1 }
+csv_awk -v p="$pid" '$col("scope") == "process" && $col("pid") == p && $col("count") != $col("samples") { bad = 1 }
 	END { exit bad }' "$TMP/out.csv" || fail "count != samples with -c 1"
 pass_or_fail

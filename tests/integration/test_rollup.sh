@@ -17,9 +17,9 @@ done
 wait "${PIDS[@]:1}"
 wait "$RECORD_PID" || fail "bpmc record failed: $(cat "$TMP/log")"
 
-awk -F, -v p="/$T/p" 'NR == 1 { next }
-	$4 == "cgroup" { own[$1, $10, $6] = $11; all[$1, $10] += $11 }
-	$4 == "cgroup_total" { tot[$1, $10, $6] = $11; keys[$1, $10] = 1 }
+csv_awk -v p="/$T/p" '{ t = $col("time"); e = $col("event"); g = $col("cgroup"); v = $col("count") }
+	$col("scope") == "cgroup" { own[t, e, g] = v; all[t, e] += v }
+	$col("scope") == "cgroup_total" { tot[t, e, g] = v; keys[t, e] = 1 }
 	END {
 		for (k in keys) {
 			split(k, kk, SUBSEP)
@@ -32,6 +32,6 @@ awk -F, -v p="/$T/p" 'NR == 1 { next }
 		exit bad || !n
 	}' "$TMP/out.csv" || fail "a cgroup_total is not the exact sum of its subtree"
 "$BPMC" record --rollup=1 -d 1 -o "$TMP/d1.csv" 2>/dev/null || fail "--rollup=1 failed"
-deep=$(awk -F, '$4 == "cgroup_total" && gsub("/", "/", $6) > 1' "$TMP/d1.csv" | head -1)
+deep=$(csv_awk '{ g = $col("cgroup") } $col("scope") == "cgroup_total" && gsub("/", "/", g) > 1' "$TMP/d1.csv" | head -1)
 [ -z "$deep" ] || fail "--rollup=1 wrote a deeper total: $deep"
 pass_or_fail

@@ -21,7 +21,7 @@ wait "$exact" || fail "exact record failed"
 
 checked=0
 for p in "${pids[@]}"; do
-	samples=$(awk -F, -v p="$p" '$4 == "process" && $7 == p { s += $12 } END { print s + 0 }' "$TMP/s.csv")
+	samples=$(csv_awk -v p="$p" '$col("scope") == "process" && $col("pid") == p { s += $col("samples") } END { print s + 0 }' "$TMP/s.csv")
 	s=$(csv_sum "$TMP/s.csv" process cpu-clock pid "$p")
 	e=$(csv_sum "$TMP/e.csv" process cpu-clock pid "$p")
 	err=$(awk -v a="$s" -v b="$e" 'BEGIN { printf "%+.2f", b ? 100 * (a - b) / b : 0 }')
