@@ -36,6 +36,7 @@ stage_ldlibs = $(sort $(foreach s,$(DEPS_$(1)),$(EXTLIBS_$(s))))
 
 # Each unit test and bench links the stage it exercises, nothing more.
 STAGE_test_util := common
+STAGE_test_strbuf := common
 STAGE_test_events := names
 STAGE_test_pmu_table := names
 STAGE_test_sysfs_pmu := names
@@ -143,7 +144,8 @@ run: deps
 	$(Q)$(MAKE) -s --no-print-directory all
 	$(Q)scripts/run-default
 
-test-bins: all $(UNIT_BINS) $(HELPER_BINS)
+# Benches are built too, so a change that breaks one fails the suite.
+test-bins: all $(UNIT_BINS) $(HELPER_BINS) $(BENCH_BINS)
 
 test: deps
 	$(Q)$(MAKE) -s --no-print-directory test-bins

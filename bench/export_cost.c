@@ -28,8 +28,8 @@ int main(int argc, char **argv)
 	struct collector_opts opts = { .key_tgid = true,
 				       .nr_events = 1,
 				       .v1_subsys = -1 };
-	struct drain_opts dopts = { .scopes = SCOPE_CGROUP | SCOPE_PROCESS,
-				    .rollup_depth = -1 };
+	struct rows_opts ropts = { .scopes = SCOPE_CGROUP | SCOPE_PROCESS,
+				   .rollup_depth = -1 };
 	struct interval_info info = { .length_ns = 1000000000, .host = "h" };
 	struct counter_totals totals = {};
 	struct interval_data data = {};
@@ -40,22 +40,31 @@ int main(int argc, char **argv)
 	struct bpmc_value v = {};
 	struct bpmc_key k = {};
 	struct rusage ru;
-	char path[] = "/tmp/bpmc-export-XXXXXX", err[EVENT_ERR_LEN];
+	char path[] = "/tmp/bpmc-export-XXXXXX";
+	struct events *names = NULL;
+	struct cgroups *cgroups = NULL;
+	struct error err = {};
 	uint64_t t0, t1, inject0;
 	int fd, ret = 1;
 
-	if (n <= 0 || events__init(NULL) ||
-	    events__parse_list("cpu-clock", &events, err, sizeof(err)) ||
-	    cgroups__init(NULL))
-		return 2;
+	if (n <= 0 || events__new(&names, NULL, &err) ||
+	    events__parse_list(names, "cpu-clock", &events, &err) ||
+	    cgroups__new(&cgroups, NULL, &err)) {
+		fprintf(stderr, "export_cost: %s\n", err.msg);
+		ret = 2;
+		goto out;
+	}
+	ropts.cgroups = cgroups;
 	opts.max_keys = n + 1024;
-	if (collector__load(&c, &opts))
-		return 1;
+	if (collector__load(&c, &opts, &err)) {
+		fprintf(stderr, "export_cost: %s\n", err.msg);
+		goto out;
+	}
 	fd = mkstemp(path);
 	if (fd < 0 || sink.ops->open(&sink, path))
 		goto out;
 	close(fd);
-	k.cgroup_id = cgroups__root_id();
+	k.cgroup_id = cgroups__root_id(cgroups);
 	v.ev[0].samples = 1;
 	totals.raw[0].enabled = totals.raw[0].running = 1;
 	/* Twice: the first interval also pays for growing the buffers,
@@ -77,7 +86,7 @@ int main(int argc, char **argv)
 		printf("export_%s_take_ms %.1f\n", round ? "steady" : "first",
 		       (clock_ns(CLOCK_MONOTONIC) - t0) / 1e6);
 		if (sink.ops->begin_interval(&sink, &info) ||
-		    drain__write_rows(&data, &dopts, &events, &totals, &sink,
+		    drain__write_rows(&data, &ropts, &events, &totals, &sink,
 				      &sums) ||
 		    sink.ops->end_interval(&sink))
 			goto out;
@@ -96,6 +105,7 @@ out:
 	unlink(path);
 	interval_data__free(&data);
 	collector__destroy(c);
-	cgroups__free();
+	cgroups__free(cgroups);
+	events__free(names);
 	return ret;
 }

@@ -56,6 +56,8 @@ int main(int argc, char **argv)
 	int n = argc == 2 ? atoi(argv[1]) : 5000, ctrs = n / PODS;
 	uint64_t t0, t1, *ids, sum = 0;
 	const struct cgroup_info *info;
+	struct cgroups *cg = NULL;
+	struct error err = {};
 	char mount[4096], p[4096];
 	struct stat st;
 	int made = 0;
@@ -79,26 +81,30 @@ int main(int argc, char **argv)
 		}
 	}
 	t0 = clock_ns(CLOCK_MONOTONIC);
-	cgroups__init(NULL);
+	if (cgroups__new(&cg, NULL, &err)) {
+		fprintf(stderr, "resolve_cost: %s\n", err.msg);
+		goto out;
+	}
 	t1 = clock_ns(CLOCK_MONOTONIC);
-	printf("resolve_cgroups %zu\n", cgroups__cached());
+	printf("resolve_cgroups %zu\n", cgroups__cached(cg));
 	printf("resolve_full_walk_ms %.2f\n", (t1 - t0) / 1e6);
-	cgroups__new_interval();
+	cgroups__new_interval(cg);
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	for (int i = 0; i < made; i++) {
-		info = cgroups__lookup(ids[i]);
+		info = cgroups__lookup(cg, ids[i]);
 		sum += info && info->ref.container[0];
 	}
 	t1 = clock_ns(CLOCK_MONOTONIC);
 	printf("resolve_cached_lookup_ns %.1f\n", (double)(t1 - t0) / made);
 	printf("resolve_containers_recognised %llu\n", (unsigned long long)sum);
 	t0 = clock_ns(CLOCK_MONOTONIC);
-	cgroups__lookup(~0ull); /* a miss: one rescan per interval at most */
+	cgroups__lookup(cg,
+			~0ull); /* a miss: one rescan per interval at most */
 	t1 = clock_ns(CLOCK_MONOTONIC);
 	printf("resolve_miss_rescan_ms %.2f\n", (t1 - t0) / 1e6);
-	printf("resolve_scans %llu\n", (unsigned long long)cgroups__scans());
+	printf("resolve_scans %llu\n", (unsigned long long)cgroups__scans(cg));
 out:
-	cgroups__free();
+	cgroups__free(cg);
 	cleanup(PODS, ctrs);
 	free(ids);
 	return made == n ? 0 : 1;

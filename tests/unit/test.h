@@ -37,22 +37,30 @@ static bool test__failed; /* the running subtest has failed */
 	} while (0)
 
 /* Both sides are compared, and printed, in their common type. */
-#define ASSERT_EQ(a, b, name)                                                 \
-	({                                                                    \
-		__typeof__((a) + (b)) ___a = (a), ___b = (b);                 \
-		bool ___ok = ___a == ___b;                                    \
-		if (!___ok) {                                                 \
-			if ((__typeof__(___a))-1 < (__typeof__(___a))1)       \
-				TEST__FAIL(name, "%s is %lld, expected %lld", \
-					   #a, (long long)___a,               \
-					   (long long)___b);                  \
-			else                                                  \
-				TEST__FAIL(name, "%s is %llu, expected %llu", \
-					   #a, (unsigned long long)___a,      \
-					   (unsigned long long)___b);         \
-		}                                                             \
-		___ok;                                                        \
+#define TEST__CMP(a, op, b, name)                                        \
+	({                                                               \
+		__typeof__((a) + (b)) ___a = (a), ___b = (b);            \
+		bool ___ok = ___a op ___b;                               \
+		if (!___ok) {                                            \
+			if ((__typeof__(___a))-1 < (__typeof__(___a))1)  \
+				TEST__FAIL(name,                         \
+					   "%s is %lld, expected " #op   \
+					   " %lld",                      \
+					   #a, (long long)___a,          \
+					   (long long)___b);             \
+			else                                             \
+				TEST__FAIL(name,                         \
+					   "%s is %llu, expected " #op   \
+					   " %llu",                      \
+					   #a, (unsigned long long)___a, \
+					   (unsigned long long)___b);    \
+		}                                                        \
+		___ok;                                                   \
 	})
+
+#define ASSERT_EQ(a, b, name) TEST__CMP(a, ==, b, name)
+#define ASSERT_GE(a, b, name) TEST__CMP(a, >=, b, name)
+#define ASSERT_LT(a, b, name) TEST__CMP(a, <, b, name)
 
 #define ASSERT_STREQ(a, b, name)                                              \
 	({                                                                    \

@@ -25,11 +25,16 @@ static uint64_t known_ns(uint64_t ns)
 	return (uint64_t)timegm(&tm) * 1000000000ull + ns;
 }
 
-/* Formats s alone into a fresh buffer; returns csv_field's length. */
-static size_t field(char *out, size_t len, const char *s)
+/* Formats s alone into a fresh buffer; returns its length, or -1 when
+ * it did not fit. */
+static long field(char *out, size_t len, const char *s)
 {
+	struct strbuf b;
+
 	memset(out, 'x', len);
-	return csv_field(out, len, 0, s);
+	strbuf__init(&b, out, len, 0);
+	csv_put_field(&b, s);
+	return b.truncated ? -1 : (long)b.len;
 }
 
 static void test_field_plain(void)
@@ -68,42 +73,43 @@ static void test_field_quoted(void)
 static void test_field_null(void)
 {
 	char buf[16];
+	struct strbuf b;
 
 	memcpy(buf, "ab,", 4);
-	ASSERT_EQ(csv_field(buf, sizeof(buf), 3, NULL), 3, "pos kept");
+	strbuf__init(&b, buf, sizeof(buf), 3);
+	csv_put_field(&b, NULL);
+	ASSERT_EQ(b.len, 3, "pos kept");
 	ASSERT_STREQ(buf, "ab,", "untouched");
 	ASSERT_EQ(field(buf, sizeof(buf), NULL), 0, "pos 0 kept");
-	ASSERT_EQ(buf[0], 'x', "nothing written");
 }
 
 static void test_field_append(void)
 {
 	char buf[16];
-	size_t pos;
+	struct strbuf b;
 
-	pos = csv_field(buf, sizeof(buf), 0, "a");
-	buf[pos++] = ',';
-	pos = csv_field(buf, sizeof(buf), pos, "b,c");
-	ASSERT_EQ(pos, 7, "len");
+	strbuf__init(&b, buf, sizeof(buf), 0);
+	csv_put_field(&b, "a");
+	strbuf__putc(&b, ',');
+	csv_put_field(&b, "b,c");
+	ASSERT_EQ(b.len, 7, "len");
 	ASSERT_STREQ(buf, "a,\"b,c\"", "appended");
 }
 
+/*
+ * A field that does not fit is refused, never cut: the bytes past the
+ * buffer stay untouched and the buffer says it was truncated.
+ */
 static void test_field_truncated(void)
 {
-	char buf[8];
-	size_t n;
+	char mem[16];
 
-	/* Too long: cut, but always NUL-terminated inside the buffer. */
-	n = field(buf, sizeof(buf), "abcdefghijkl");
-	ASSERT_TRUE(n < sizeof(buf), "plain fits");
-	ASSERT_EQ(strlen(buf), n, "plain terminated");
-	ASSERT_EQ(strncmp(buf, "abcdefghijkl", n), 0, "plain prefix");
-	/* A cut quoted field keeps its closing quote. */
-	n = field(buf, sizeof(buf), "a,bcdefghijkl");
-	ASSERT_TRUE(n < sizeof(buf), "quoted fits");
-	ASSERT_EQ(strlen(buf), n, "quoted terminated");
-	ASSERT_EQ(buf[0], '"', "opening quote");
-	ASSERT_EQ(buf[n - 1], '"', "closing quote");
+	memset(mem, '#', sizeof(mem));
+	ASSERT_EQ(field(mem, 8, "abcdefghijkl"), -1, "plain refused");
+	ASSERT_EQ(mem[8], '#', "nothing past the buffer");
+	ASSERT_EQ(field(mem, 8, "a,bcdefghijkl"), -1, "quoted refused");
+	ASSERT_EQ(mem[8], '#', "nothing past the buffer, quoted");
+	ASSERT_TRUE(strlen(mem) < 8, "terminated inside");
 }
 
 static void test_time(void)
@@ -133,11 +139,11 @@ static void check_row(const struct interval_info *in, const struct row *r,
 		      const char *want, const char *name)
 {
 	char buf[1024];
-	size_t n;
+	int n;
 
 	n = csv_format_row(buf, sizeof(buf), in, r);
 	ASSERT_STREQ(buf, want, name);
-	ASSERT_EQ(n, strlen(want), name);
+	ASSERT_EQ(n, (int)strlen(want), name);
 }
 
 static void test_row_cgroup(void)
@@ -418,16 +424,49 @@ out:
 	rmdir(dir);
 }
 
-/* A cut inside a quoted field must still close the quote. */
-static void test_field_cut_closed(void)
+/*
+ * The boundary: a row that needs exactly len bytes (its NUL included)
+ * fits; one byte less and it is refused, with nothing written past the
+ * buffer. A 48-byte buffer once took 10 bytes too many.
+ */
+static void test_row_boundary(void)
 {
-	char buf[5];
-	size_t n = csv_field(buf, sizeof(buf), 0, "a\"bc");
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "process",
+		.cgroup_id = 7,
+		.cgroup = "/a,\"b\"",
+		.pid = 10,
+		.tid = -1,
+		.comm = "app",
+		.event = "cpu-clock",
+		.count = 123456789,
+		.samples = 5,
+		.running_pct = 99.95,
+	};
+	char full[256], mem[256];
+	int n, got;
 
-	ASSERT_TRUE(n < sizeof(buf), "fits");
-	ASSERT_EQ(buf[0], '"', "opens");
-	ASSERT_EQ(buf[n - 1], '"', "closes");
-	ASSERT_EQ(buf[n], '\0', "terminated");
+	in.end_realtime_ns = known_ns(0);
+	n = csv_format_row(full, sizeof(full), &in, &r);
+	if (!ASSERT_TRUE(n > 0, "reference row"))
+		return;
+	memset(mem, '#', sizeof(mem));
+	got = csv_format_row(mem, n + 1, &in, &r);
+	ASSERT_EQ(got, n, "exact fit");
+	ASSERT_STREQ(mem, full, "exact fit content");
+	ASSERT_EQ(mem[n + 1], '#', "exact fit: nothing past");
+	for (int len = 0; len <= n; len++) {
+		memset(mem, '#', sizeof(mem));
+		got = csv_format_row(mem, len, &in, &r);
+		if (!ASSERT_EQ(got, -ENOSPC, "short buffer refused") ||
+		    !ASSERT_EQ(mem[len], '#', "short buffer: nothing past") ||
+		    (len && !ASSERT_TRUE(memchr(mem, '\0', len), "terminated")))
+			return;
+	}
+	memset(mem, '#', sizeof(mem));
+	csv_format_row(mem, 48, &in, &r);
+	ASSERT_EQ(mem[48], '#', "48-byte buffer");
 }
 
 static void test_path_is_dir(void)
@@ -436,7 +475,7 @@ static void test_path_is_dir(void)
 }
 
 static const struct subtest tests[] = {
-	{ "field_cut_closed", test_field_cut_closed },
+	{ "row_boundary", test_row_boundary },
 	{ "path_is_dir", test_path_is_dir },
 	{ "field_plain", test_field_plain },
 	{ "field_quoted", test_field_quoted },

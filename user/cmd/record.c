@@ -34,7 +34,8 @@ struct record {
 	uint64_t drops[BPMC_DROP_NR];
 	long max_rate;
 	struct check check;
-	struct drain_opts drain;
+	struct rows_opts rows;
+	struct cgroups *cgroups;
 	struct collector_opts bpf; /* the cgroup part is filled first */
 	struct self self;
 	bool root_only_done;
@@ -92,9 +93,9 @@ static void report_drops(struct record *r, const uint64_t *drops)
 		r->drops[i] += drops[i];
 }
 
-static void learn_cgroup(const struct bpmc_cgroup_event *e)
+static void learn_cgroup(void *cgroups, const struct bpmc_cgroup_event *e)
 {
-	cgroups__learn(e->id, e->hierarchy_id, e->path);
+	cgroups__learn(cgroups, e->id, e->hierarchy_id, e->path);
 }
 
 /*
@@ -103,7 +104,7 @@ static void learn_cgroup(const struct bpmc_cgroup_event *e)
  */
 static void check_root_only(struct record *r)
 {
-	uint64_t root = cgroups__root_id();
+	uint64_t root = cgroups__root_id(r->cgroups);
 
 	if (r->root_only_done || r->env.cgroup_v1 || r->env.filters ||
 	    !r->data.nr)
@@ -164,13 +165,13 @@ static int write_interval(struct record *r, uint64_t length_ns)
 	}
 	report_drops(r, r->data.drops);
 	check_throttling(r);
-	cgroups__new_interval();
-	collector__take_new_cgroups(r->collector, learn_cgroup);
+	cgroups__new_interval(r->cgroups);
+	collector__take_new_cgroups(r->collector, learn_cgroup, r->cgroups);
 	check_root_only(r);
 	err = r->sink.ops->begin_interval(&r->sink, &info);
 	if (!err)
-		err = drain__write_rows(&r->data, &r->drain, &r->events,
-					&totals, &r->sink, &sums);
+		err = drain__write_rows(&r->data, &r->rows, &r->events, &totals,
+					&r->sink, &sums);
 	if (!err)
 		err = self__write_rows(&r->self, r->collector,
 				       r->data.drops[BPMC_DROP_MAP_FULL] +
@@ -179,7 +180,8 @@ static int write_interval(struct record *r, uint64_t length_ns)
 	if (!err)
 		err = r->sink.ops->end_interval(&r->sink);
 	if (err)
-		p_err("cannot write to '%s': %s", r->path, strerror(-err));
+		p_err("%s", r->sink.error.msg[0] ? r->sink.error.msg :
+						   strerror(-err));
 	else
 		check__interval(&r->check, &sums, r->env.scopes, r->events.nr);
 	return err;
@@ -220,7 +222,8 @@ static int record_loop(struct record *r)
 }
 
 /* -G PATH[,PATH...] -> the ancestor ids and levels the BPF side tests. */
-static int resolve_filters(const char *list, struct collector_opts *o)
+static int resolve_filters(struct cgroups *cg, const char *list,
+			   struct collector_opts *o)
 {
 	char copy[4096], *tok, *save;
 	int err, level;
@@ -236,10 +239,10 @@ static int resolve_filters(const char *list, struct collector_opts *o)
 			      BPMC_MAX_FILTERS);
 			return -E2BIG;
 		}
-		err = cgroups__resolve(tok, &id, &level);
+		err = cgroups__resolve(cg, tok, &id, &level);
 		if (err) {
 			p_err("no cgroup '-G %s' under %s: %s", tok,
-			      cgroups__mount(), strerror(-err));
+			      cgroups__mount(cg), strerror(-err));
 			return err;
 		}
 		o->filter_id[o->nr_filters] = id;
@@ -251,17 +254,21 @@ static int resolve_filters(const char *list, struct collector_opts *o)
 /* The cgroup hierarchy, --cgroup-v1's subsystem and -G's subtrees. */
 static int identity_setup(struct record *r)
 {
+	struct error error = {};
 	uint32_t hierarchy;
-	int err = cgroups__init(r->env.cgroup_v1);
+	int err = cgroups__new(&r->cgroups, r->env.cgroup_v1, &error);
 
+	if (err) {
+		p_err("%s", error.msg);
+		return err;
+	}
+	r->rows.cgroups = r->cgroups;
 	r->bpf.v1_subsys = -1;
-	if (!err && r->env.cgroup_v1)
+	if (r->env.cgroup_v1)
 		err = cgroups__v1_controller(r->env.cgroup_v1,
 					     &r->bpf.v1_subsys, &hierarchy);
 	if (!err)
-		err = resolve_filters(r->env.filters, &r->bpf);
-	if (err)
-		cgroups__free();
+		err = resolve_filters(r->cgroups, r->env.filters, &r->bpf);
 	return err;
 }
 
@@ -309,7 +316,10 @@ static int record_setup(struct record *r)
 	self__init(&r->self, r->collector);
 	/* Only now, with everything open and loaded, create the file. */
 	r->sink.ops = &sink_csv_ops;
-	return r->sink.ops->open(&r->sink, r->path);
+	err = r->sink.ops->open(&r->sink, r->path);
+	if (err)
+		p_err("%s", r->sink.error.msg);
+	return err;
 }
 
 static int choose_events(struct record *r)
@@ -359,8 +369,8 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		return cmd_exit_status(err);
 	r.check.tolerance_pct = r.env.tolerance_pct;
-	r.drain.scopes = r.env.scopes;
-	r.drain.rollup_depth = r.env.rollup_depth;
+	r.rows.scopes = r.env.scopes;
+	r.rows.rollup_depth = r.env.rollup_depth;
 	if (!record_has_capabilities(missing, sizeof(missing))) {
 		p_err("record needs root, or %s (this process lacks them)",
 		      missing);
@@ -377,11 +387,9 @@ int cmd_record(int argc, char **argv)
 				  r.path, strerror(-err));
 	}
 	/* Before the events: a refusal must come before any other word. */
-	if (identity_setup(&r))
-		return EXIT_USAGE;
-	if (choose_events(&r)) {
+	if (identity_setup(&r) || choose_events(&r)) {
 		events__free(r.names);
-		cgroups__free();
+		cgroups__free(r.cgroups);
 		return EXIT_USAGE;
 	}
 	if (perf_max_sample_rate(&r.max_rate))
@@ -420,11 +428,13 @@ cleanup:
 		counters__disable(&r.counters);
 	collector__destroy(r.collector);
 	counters__close(&r.counters);
-	if (r.sink.priv && r.sink.ops->close(&r.sink))
+	if (r.sink.priv && r.sink.ops->close(&r.sink)) {
+		p_err("%s", r.sink.error.msg);
 		ret = 1;
+	}
 	interval_data__free(&r.data);
 	events__free(r.names);
-	cgroups__free();
+	cgroups__free(r.cgroups);
 	if (r.drops[BPMC_DROP_MAP_FULL])
 		p_warn("%" PRIu64
 		       " samples were lost in all because the counts map was full (--max-keys %ld)",

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "identity/cgroups.h"
-#include "common/util.h"
+#include "common/error.h"
 
 /*
  * The info is allocated once and never changes: rows being drained hold
@@ -22,7 +22,7 @@ struct cgroup_entry {
 	struct cgroup_info *info;
 };
 
-static struct {
+struct cgroups {
 	char mount[4096];
 	size_t mount_len;
 	uint32_t hierarchy_id; /* 0: cgroup v2 */
@@ -30,7 +30,7 @@ static struct {
 	size_t cap, nr;
 	bool scanned_this_interval;
 	uint64_t scans;
-} cg;
+};
 
 /* True when the comma-separated list opts holds the word. */
 static bool has_option(const char *opts, const char *word)
@@ -112,69 +112,71 @@ static size_t bucket(uint64_t id, size_t cap)
 	return (id * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1);
 }
 
-static int cache_grow(void)
+static int cache_grow(struct cgroups *cg)
 {
-	struct cgroup_entry *old = cg.tab;
-	size_t old_cap = cg.cap;
+	struct cgroup_entry *old = cg->tab;
+	size_t old_cap = cg->cap;
 
-	cg.cap = old_cap ? old_cap * 2 : 1024;
-	cg.tab = calloc(cg.cap, sizeof(*cg.tab));
-	if (!cg.tab) {
-		cg.tab = old;
-		cg.cap = old_cap;
+	cg->cap = old_cap ? old_cap * 2 : 1024;
+	cg->tab = calloc(cg->cap, sizeof(*cg->tab));
+	if (!cg->tab) {
+		cg->tab = old;
+		cg->cap = old_cap;
 		return -ENOMEM;
 	}
-	cg.nr = 0;
+	cg->nr = 0;
 	for (size_t i = 0; i < old_cap; i++) {
-		size_t b = bucket(old[i].id, cg.cap);
+		size_t b = bucket(old[i].id, cg->cap);
 
 		if (!old[i].id)
 			continue;
-		while (cg.tab[b].id)
-			b = (b + 1) & (cg.cap - 1);
-		cg.tab[b] = old[i];
-		cg.nr++;
+		while (cg->tab[b].id)
+			b = (b + 1) & (cg->cap - 1);
+		cg->tab[b] = old[i];
+		cg->nr++;
 	}
 	free(old);
 	return 0;
 }
 
-static struct cgroup_entry *cache_find(uint64_t id)
+static struct cgroup_entry *cache_find(const struct cgroups *cg, uint64_t id)
 {
 	size_t b;
 
-	if (!cg.cap)
+	if (!cg->cap)
 		return NULL;
-	for (b = bucket(id, cg.cap); cg.tab[b].id; b = (b + 1) & (cg.cap - 1)) {
-		if (cg.tab[b].id == id)
-			return &cg.tab[b];
+	for (b = bucket(id, cg->cap); cg->tab[b].id;
+	     b = (b + 1) & (cg->cap - 1)) {
+		if (cg->tab[b].id == id)
+			return &cg->tab[b];
 	}
 	return NULL;
 }
 
-static int cache_put(uint64_t id, const char *path)
+static int cache_put(struct cgroups *cg, uint64_t id, const char *path)
 {
 	size_t b;
 	char *copy;
 
-	if (!path || cache_find(id))
+	if (!path || cache_find(cg, id))
 		return 0;
-	if ((cg.nr + 1) * 2 > cg.cap && cache_grow())
+	if ((cg->nr + 1) * 2 > cg->cap && cache_grow(cg))
 		return -ENOMEM;
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
-	for (b = bucket(id, cg.cap); cg.tab[b].id; b = (b + 1) & (cg.cap - 1))
+	for (b = bucket(id, cg->cap); cg->tab[b].id;
+	     b = (b + 1) & (cg->cap - 1))
 		;
-	cg.tab[b].info = calloc(1, sizeof(*cg.tab[b].info));
-	if (!cg.tab[b].info) {
+	cg->tab[b].info = calloc(1, sizeof(*cg->tab[b].info));
+	if (!cg->tab[b].info) {
 		free(copy);
 		return -ENOMEM;
 	}
-	cg.tab[b].id = id;
-	cg.tab[b].info->path = copy;
-	container_parse(copy, &cg.tab[b].info->ref);
-	cg.nr++;
+	cg->tab[b].id = id;
+	cg->tab[b].info->path = copy;
+	container_parse(copy, &cg->tab[b].info->ref);
+	cg->nr++;
 	return 0;
 }
 
@@ -184,7 +186,8 @@ static int cache_put(uint64_t id, const char *path)
  * control files per cgroup is touched. nftw stat()ed them all: 560 ms
  * for 5,000 cgroups here.
  */
-static int walk(int fd_dir, char *path, size_t len, size_t cap)
+static int walk(struct cgroups *cg, int fd_dir, char *path, size_t len,
+		size_t cap)
 {
 	struct dirent *de;
 	DIR *dir = fdopendir(fd_dir);
@@ -201,83 +204,107 @@ static int walk(int fd_dir, char *path, size_t len, size_t cap)
 		n = snprintf(path + len, cap - len, "/%s", de->d_name);
 		if (len + n >= cap)
 			continue;
-		err = cache_put(de->d_ino, path);
+		err = cache_put(cg, de->d_ino, path);
 		fd = openat(dirfd(dir), de->d_name,
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (!err && fd >= 0)
-			err = walk(fd, path, len + n, cap);
+			err = walk(cg, fd, path, len + n, cap);
 		path[len] = '\0';
 	}
 	closedir(dir);
 	return err;
 }
 
-static int cgroups__scan(void)
+static int cgroups__scan(struct cgroups *cg)
 {
 	char path[4096] = "";
 	struct stat st;
-	int fd;
+	int fd, err;
 
-	cg.scanned_this_interval = true;
-	cg.scans++;
-	fd = open(cg.mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		if (fd >= 0)
-			close(fd);
+	cg->scanned_this_interval = true;
+	cg->scans++;
+	fd = open(cg->mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
 	}
-	cache_put(st.st_ino, "/");
-	return walk(fd, path, 0, sizeof(path));
+	cache_put(cg, st.st_ino, "/");
+	return walk(cg, fd, path, 0, sizeof(path));
 }
 
-int cgroups__init(const char *v1_controller)
+int cgroups__new(struct cgroups **out, const char *v1_controller,
+		 struct error *e)
 {
+	struct cgroups *cg = calloc(1, sizeof(*cg));
 	int err, ssid;
 
+	*out = NULL;
+	if (!cg)
+		return error__set(e, ENOMEM,
+				  "cannot allocate the cgroup cache");
 	if (v1_controller) {
 		err = cgroups__v1_controller(v1_controller, &ssid,
-					     &cg.hierarchy_id);
+					     &cg->hierarchy_id);
 		if (!err)
-			err = find_mount(NULL, v1_controller, cg.mount,
-					 sizeof(cg.mount));
+			err = find_mount(NULL, v1_controller, cg->mount,
+					 sizeof(cg->mount));
 		if (err) {
-			p_err("no cgroup v1 hierarchy holds controller '--cgroup-v1 %s': %s",
-			      v1_controller, strerror(-err));
-			return err;
+			error__set(
+				e, err,
+				"no cgroup v1 hierarchy holds controller '--cgroup-v1 %s': %s",
+				v1_controller, strerror(-err));
+			goto fail;
 		}
 	} else {
-		err = find_mount(NULL, NULL, cg.mount, sizeof(cg.mount));
+		err = find_mount(NULL, NULL, cg->mount, sizeof(cg->mount));
 		if (err) {
-			p_err("cannot find the cgroup2 mount in /proc/self/mountinfo: %s",
-			      strerror(-err));
-			return err;
+			error__set(
+				e, err,
+				"cannot find the cgroup2 mount in /proc/self/mountinfo: %s",
+				strerror(-err));
+			goto fail;
 		}
 	}
-	cg.mount_len = strlen(cg.mount);
-	if (cg.mount_len == 1) /* mounted on "/": keep the leading slash */
-		cg.mount_len = 0;
-	return cgroups__scan();
+	cg->mount_len = strlen(cg->mount);
+	if (cg->mount_len == 1) /* mounted on "/": keep the leading slash */
+		cg->mount_len = 0;
+	err = cgroups__scan(cg);
+	if (err) {
+		error__set(e, err, "cannot walk the cgroup tree at '%s': %s",
+			   cg->mount, strerror(-err));
+		goto fail;
+	}
+	*out = cg;
+	return 0;
+fail:
+	cgroups__free(cg);
+	return err;
 }
 
-const char *cgroups__mount(void)
+const char *cgroups__mount(const struct cgroups *cg)
 {
-	return cg.mount;
+	return cg->mount;
 }
 
-uint64_t cgroups__root_id(void)
+uint64_t cgroups__root_id(const struct cgroups *cg)
 {
 	struct stat st;
 
-	return stat(cg.mount, &st) ? 0 : st.st_ino;
+	return stat(cg->mount, &st) ? 0 : st.st_ino;
 }
 
-void cgroups__learn(uint64_t id, uint32_t hierarchy_id, const char *path)
+void cgroups__learn(struct cgroups *cg, uint64_t id, uint32_t hierarchy_id,
+		    const char *path)
 {
-	if (hierarchy_id == cg.hierarchy_id && id && path[0] == '/')
-		cache_put(id, path);
+	if (hierarchy_id == cg->hierarchy_id && id && path[0] == '/')
+		cache_put(cg, id, path);
 }
 
-int cgroups__resolve(const char *path, uint64_t *id, int *level)
+int cgroups__resolve(struct cgroups *cg, const char *path, uint64_t *id,
+		     int *level)
 {
 	char full[4096];
 	const char *rel = path;
@@ -285,12 +312,12 @@ int cgroups__resolve(const char *path, uint64_t *id, int *level)
 	int depth = 0;
 
 	/* Relative to the mount, or absolute under it. */
-	if (cg.mount_len && !strncmp(path, cg.mount, cg.mount_len) &&
-	    (path[cg.mount_len] == '/' || !path[cg.mount_len]))
-		rel = path + cg.mount_len;
+	if (cg->mount_len && !strncmp(path, cg->mount, cg->mount_len) &&
+	    (path[cg->mount_len] == '/' || !path[cg->mount_len]))
+		rel = path + cg->mount_len;
 	if (rel[0] != '/' && rel[0])
 		return -EINVAL;
-	snprintf(full, sizeof(full), "%s%s", cg.mount, rel);
+	snprintf(full, sizeof(full), "%s%s", cg->mount, rel);
 	if (stat(full, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -301,43 +328,45 @@ int cgroups__resolve(const char *path, uint64_t *id, int *level)
 	}
 	*id = st.st_ino;
 	*level = depth;
-	cache_put(st.st_ino, *rel ? rel : "/");
+	cache_put(cg, st.st_ino, *rel ? rel : "/");
 	return 0;
 }
 
-const struct cgroup_info *cgroups__lookup(uint64_t id)
+const struct cgroup_info *cgroups__lookup(struct cgroups *cg, uint64_t id)
 {
-	struct cgroup_entry *e = cache_find(id);
+	struct cgroup_entry *e = cache_find(cg, id);
 
-	if (!e && !cg.scanned_this_interval) {
-		cgroups__scan();
-		e = cache_find(id);
+	if (!e && !cg->scanned_this_interval) {
+		cgroups__scan(cg);
+		e = cache_find(cg, id);
 	}
 	return e ? e->info : NULL;
 }
 
-uint64_t cgroups__scans(void)
+uint64_t cgroups__scans(const struct cgroups *cg)
 {
-	return cg.scans;
+	return cg->scans;
 }
 
-size_t cgroups__cached(void)
+size_t cgroups__cached(const struct cgroups *cg)
 {
-	return cg.nr;
+	return cg->nr;
 }
 
-void cgroups__new_interval(void)
+void cgroups__new_interval(struct cgroups *cg)
 {
-	cg.scanned_this_interval = false;
+	cg->scanned_this_interval = false;
 }
 
-void cgroups__free(void)
+void cgroups__free(struct cgroups *cg)
 {
-	for (size_t i = 0; i < cg.cap; i++) {
-		if (cg.tab[i].info)
-			free(cg.tab[i].info->path);
-		free(cg.tab[i].info);
+	if (!cg)
+		return;
+	for (size_t i = 0; i < cg->cap; i++) {
+		if (cg->tab[i].info)
+			free(cg->tab[i].info->path);
+		free(cg->tab[i].info);
 	}
-	free(cg.tab);
-	memset(&cg, 0, sizeof(cg));
+	free(cg->tab);
+	free(cg);
 }

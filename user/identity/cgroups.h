@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/error.h"
 #include "identity/containers.h"
 
 struct cgroup_info {
@@ -22,27 +23,36 @@ int cgroups__find_mount(const char *mountinfo, char *out, size_t len);
 int cgroups__v1_controller(const char *controller, int *ssid,
 			   uint32_t *hierarchy_id);
 
-/* Finds the mount (cgroup2, or the v1 hierarchy of v1_controller) and
- * caches the whole tree once. */
-int cgroups__init(const char *v1_controller);
-const char *cgroups__mount(void);
-uint64_t cgroups__root_id(void);
+/*
+ * The cache of one hierarchy: the cgroup2 mount, or the v1 hierarchy of
+ * v1_controller, found in mountinfo and walked once. A handle, so that
+ * several collectors (top, the library) can each hold one; use it from
+ * one thread at a time.
+ */
+struct cgroups;
+
+int cgroups__new(struct cgroups **out, const char *v1_controller,
+		 struct error *err);
+void cgroups__free(struct cgroups *cg);
+const char *cgroups__mount(const struct cgroups *cg);
+uint64_t cgroups__root_id(const struct cgroups *cg);
 
 /*
  * A cgroup id's path and container. A miss rescans the tree, at most
  * once per cgroups__new_interval(); a cgroup that is gone keeps the last
  * path seen. NULL if never seen.
  */
-const struct cgroup_info *cgroups__lookup(uint64_t id);
+const struct cgroup_info *cgroups__lookup(struct cgroups *cg, uint64_t id);
 /* Records a cgroup seen being made (ignored for other hierarchies). */
-void cgroups__learn(uint64_t id, uint32_t hierarchy_id, const char *path);
+void cgroups__learn(struct cgroups *cg, uint64_t id, uint32_t hierarchy_id,
+		    const char *path);
 /* -G: a path (relative to the mount, or absolute under it) -> its id and
  * depth below the root. */
-int cgroups__resolve(const char *path, uint64_t *id, int *level);
-void cgroups__new_interval(void);
+int cgroups__resolve(struct cgroups *cg, const char *path, uint64_t *id,
+		     int *level);
+void cgroups__new_interval(struct cgroups *cg);
 /* Full walks so far, and cache size: for the resolve-cost figures. */
-uint64_t cgroups__scans(void);
-size_t cgroups__cached(void);
-void cgroups__free(void);
+uint64_t cgroups__scans(const struct cgroups *cg);
+size_t cgroups__cached(const struct cgroups *cg);
 
 #endif

@@ -24,7 +24,8 @@ struct collector {
 	__u32 gen; /* every CPU's live generation */
 	struct ring_buffer *new_cgroups;
 	int stats_fd;
-	void (*on_new_cgroup)(const struct bpmc_cgroup_event *e);
+	void (*on_new_cgroup)(void *ctx, const struct bpmc_cgroup_event *e);
+	void *on_new_cgroup_ctx;
 };
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -328,13 +329,15 @@ static int new_cgroup(void *ctx, void *data, size_t size)
 	if (size >= sizeof(e)) {
 		memcpy(&e, data, sizeof(e));
 		e.path[sizeof(e.path) - 1] = '\0';
-		c->on_new_cgroup(&e);
+		c->on_new_cgroup(c->on_new_cgroup_ctx, &e);
 	}
 	return 0;
 }
 
 int collector__take_new_cgroups(struct collector *c,
-				void (*fn)(const struct bpmc_cgroup_event *e))
+				void (*fn)(void *ctx,
+					   const struct bpmc_cgroup_event *e),
+				void *ctx)
 {
 	int n;
 
@@ -346,6 +349,7 @@ int collector__take_new_cgroups(struct collector *c,
 			return -errno;
 	}
 	c->on_new_cgroup = fn;
+	c->on_new_cgroup_ctx = ctx;
 	n = ring_buffer__consume(c->new_cgroups);
 	return n < 0 ? n : 0;
 }

@@ -66,9 +66,11 @@ int collector__enable_stats(struct collector *c);
 int collector__inject(struct collector *c, const struct bpmc_key *key,
 		      const struct bpmc_value *value);
 
-/* Hands every cgroup made since the last call to fn. */
+/* Hands every cgroup made since the last call to fn, with ctx. */
 int collector__take_new_cgroups(struct collector *c,
-				void (*fn)(const struct bpmc_cgroup_event *e));
+				void (*fn)(void *ctx,
+					   const struct bpmc_cgroup_event *e),
+				void *ctx);
 void collector__destroy(struct collector *c);
 
 void interval_data__free(struct interval_data *data);

@@ -160,6 +160,28 @@ static int unknown_event(struct events *e, const char *name, int ret,
 	return -ENOENT;
 }
 
+/*
+ * Did libpfm take a bare name through a core table other than ours? It
+ * searches the tables it detected itself, while bpmc's table comes from
+ * CPUID (or --pmu, or $BPMC_CPUINFO): where the two differ, ours wins,
+ * so that a name means the same thing on every host bpmc calls alike.
+ */
+static bool foreign_core_table(const struct events *e, const struct event *ev)
+{
+	const char *sep = strstr(ev->fstr, "::");
+	char table[64];
+	pfm_pmu_info_t info;
+	int pmu;
+
+	/* Without a CPUID of our own, libpfm's detection is all there is. */
+	if (!e->cpu_known || !sep || sep - ev->fstr >= (long)sizeof(table))
+		return false;
+	snprintf(table, sizeof(table), "%.*s", (int)(sep - ev->fstr), ev->fstr);
+	pmu = pfm_pmu_by_name(table);
+	return pmu >= 0 && pfm_pmu_get(pmu, &info) &&
+	       info.type == PFM_PMU_TYPE_CORE && strcmp(table, e->core);
+}
+
 int events__encode(struct events *e, const char *name, struct event *ev,
 		   struct error *err)
 {
@@ -185,6 +207,8 @@ int events__encode(struct events *e, const char *name, struct event *ev,
 		goto done;
 	}
 	ret = pfm_encode(name, ev);
+	if (ret == PFM_SUCCESS && is_bare(name) && foreign_core_table(e, ev))
+		ret = PFM_ERR_NOTFOUND;
 	if (ret == PFM_ERR_NOTFOUND && is_bare(name) && e->core[0]) {
 		/* libpfm only searches detected tables for bare names; ours
 		 * is derived from CPUID (or forced), so retry through it. */

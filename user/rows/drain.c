@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "identity/cgroups.h"
-#include "rows/drain.h"
 #include "identity/tasks.h"
-#include "common/util.h"
+#include "rows/drain.h"
+#include "rows/tree.h"
 
 static int key_cmp(const struct bpmc_key *a, const struct bpmc_key *b)
 {
@@ -20,12 +20,12 @@ static int key_cmp(const struct bpmc_key *a, const struct bpmc_key *b)
 	return 0;
 }
 
-static const struct interval_data *sort_data;
-
-static int index_cmp(const void *a, const void *b)
+static int index_cmp(const void *a, const void *b, void *data)
 {
-	return key_cmp(&sort_data->keys[*(const size_t *)a],
-		       &sort_data->keys[*(const size_t *)b]);
+	const struct interval_data *d = data;
+
+	return key_cmp(&d->keys[*(const size_t *)a],
+		       &d->keys[*(const size_t *)b]);
 }
 
 /* Does entry i belong to the same row as entry j at this scope? */
@@ -46,7 +46,7 @@ struct drain_ctx {
 	const size_t *order;
 	const struct event_list *events;
 	const struct counter_totals *totals;
-	const struct drain_opts *opts;
+	const struct rows_opts *opts;
 	struct sink *sink;
 	struct drain_sums *sums;
 	/* One per cgroup, for the rows derived from the tree. */
@@ -56,9 +56,18 @@ struct drain_ctx {
 	uint64_t samples[BPMC_MAX_EVENTS]; /* all keys', for system rows */
 };
 
+/* One row's sums: counts already scaled, so coarser rows add finer. */
+struct row_sum {
+	uint64_t count[BPMC_MAX_EVENTS];
+	uint64_t samples[BPMC_MAX_EVENTS];
+};
+
 /*
  * Counts read from a counter (exact mode, group members) carry their own
- * enabled/running times; sampled periods take the interval's.
+ * enabled/running times; sampled periods take the interval's. Each entry
+ * is scaled on its own before anything is added: a process whose
+ * threads ran different shares of their time would otherwise not add up
+ * to its threads' rows.
  */
 static uint64_t scaled_count(const struct bpmc_counts *c,
 			     const struct counter_reading *mux)
@@ -80,23 +89,22 @@ static int scope_index(unsigned scope)
 
 /* A cgroup's own sums, kept for the container, pod and rollup rows. */
 static void keep_cgroup(struct drain_ctx *x, const struct bpmc_key *key,
-			const struct cgroup_info *info, const uint64_t *count,
-			const struct bpmc_value *sum)
+			const struct cgroup_info *info,
+			const struct row_sum *sum)
 {
 	struct cgroup_sum *c = &x->cgroups[x->nr_cgroups++];
 
 	c->id = key->cgroup_id;
 	c->info = info;
-	for (int e = 0; e < x->events->nr; e++) {
-		c->count[e] = count[e];
-		c->samples[e] = sum->ev[e].samples;
-	}
+	memcpy(c->count, sum->count, sizeof(c->count));
+	memcpy(c->samples, sum->samples, sizeof(c->samples));
 }
 
 static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
-		const struct bpmc_value *sum, const char *comm)
+		const struct row_sum *sum, const char *comm)
 {
-	const struct cgroup_info *info = cgroups__lookup(key->cgroup_id);
+	const struct cgroup_info *info =
+		cgroups__lookup(x->opts->cgroups, key->cgroup_id);
 	struct row r = {
 		.scope = scope_name(scope),
 		.cgroup_id = key->cgroup_id,
@@ -107,21 +115,18 @@ static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
 		.tid = scope == SCOPE_THREAD ? (int64_t)key->tid : -1,
 		.comm = scope == SCOPE_CGROUP ? NULL : comm,
 	};
-	uint64_t count[BPMC_MAX_EVENTS];
 	int err;
 
-	for (int e = 0; e < x->events->nr; e++)
-		count[e] = scaled_count(&sum->ev[e], &x->totals->raw[e]);
 	if (scope == SCOPE_CGROUP)
-		keep_cgroup(x, key, info, count, sum);
+		keep_cgroup(x, key, info, sum);
 	if (!(x->opts->scopes & scope))
 		return 0;
 	for (int e = 0; e < x->events->nr; e++) {
-		r.count = count[e];
+		r.count = sum->count[e];
 		if (!r.count)
 			continue;
 		r.event = x->events->ev[e].name;
-		r.samples = sum->ev[e].samples;
+		r.samples = sum->samples[e];
 		r.running_pct = x->running_pct[e];
 		x->sums->scope[scope_index(scope)][e] += r.count;
 		err = x->sink->ops->write_row(x->sink, &r);
@@ -131,14 +136,22 @@ static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
 	return 0;
 }
 
-static void value_add(struct bpmc_value *sum, const struct bpmc_value *v,
-		      int nr_events)
+/* An entry of the map, scaled, into a row's sums. */
+static void entry_add(struct drain_ctx *x, struct row_sum *sum,
+		      const struct bpmc_value *v)
+{
+	for (int e = 0; e < x->events->nr; e++) {
+		sum->count[e] += scaled_count(&v->ev[e], &x->totals->raw[e]);
+		sum->samples[e] += v->ev[e].samples;
+	}
+}
+
+static void sum_add(struct row_sum *sum, const struct row_sum *part,
+		    int nr_events)
 {
 	for (int e = 0; e < nr_events; e++) {
-		sum->ev[e].count += v->ev[e].count;
-		sum->ev[e].samples += v->ev[e].samples;
-		sum->ev[e].enabled += v->ev[e].enabled;
-		sum->ev[e].running += v->ev[e].running;
+		sum->count[e] += part->count[e];
+		sum->samples[e] += part->samples[e];
 	}
 }
 
@@ -149,14 +162,14 @@ static void value_add(struct bpmc_value *sum, const struct bpmc_value *v,
  * order) is read once. Returns the first entry past the group.
  */
 static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
-		    struct bpmc_value *sum, int *err)
+		    struct row_sum *sum, int *err)
 {
 	const struct interval_data *d = x->d;
 	const struct bpmc_key *first = &d->keys[x->order[i]];
 	unsigned finer = scope == SCOPE_CGROUP ? SCOPE_PROCESS : SCOPE_THREAD;
 	int nr = x->events->nr;
 	char comm[BPMC_COMM_LEN] = "";
-	struct bpmc_value part;
+	struct row_sum part;
 	size_t j = i;
 
 	memset(sum, 0, sizeof(*sum));
@@ -167,11 +180,11 @@ static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
 			 * fetch ahead, or each one is a cache miss. */
 			if (j + 8 < d->nr)
 				__builtin_prefetch(&d->values[x->order[j + 8]]);
-			value_add(sum, &d->values[x->order[j++]], nr);
+			entry_add(x, sum, &d->values[x->order[j++]]);
 			continue;
 		}
 		j = group(x, j, finer, &part, err);
-		value_add(sum, &part, nr);
+		sum_add(sum, &part, nr);
 	}
 	if (*err)
 		return j;
@@ -180,7 +193,7 @@ static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
 			    d->values[x->order[i]].comm, comm);
 	else
 		for (int e = 0; e < nr; e++)
-			x->samples[e] += sum->ev[e].samples;
+			x->samples[e] += sum->samples[e];
 	*err = emit(x, scope, first, sum, comm);
 	return j;
 }
@@ -204,13 +217,13 @@ static int write_system(struct drain_ctx *x)
 	return 0;
 }
 
-int drain__write_rows(struct interval_data *d, const struct drain_opts *opts,
+int drain__write_rows(struct interval_data *d, const struct rows_opts *opts,
 		      const struct event_list *events,
 		      const struct counter_totals *totals, struct sink *sink,
 		      struct drain_sums *sums)
 {
 	size_t n = d->nr ? d->nr : 1;
-	struct bpmc_value sum;
+	struct row_sum sum;
 	struct drain_ctx x = {
 		.d = d,
 		.order = malloc(n * sizeof(*x.order)),
@@ -231,8 +244,7 @@ int drain__write_rows(struct interval_data *d, const struct drain_opts *opts,
 		x.running_pct[e] = running_pct(&totals->raw[e]);
 	for (size_t i = 0; i < d->nr; i++)
 		order[i] = i;
-	sort_data = d;
-	qsort(order, d->nr, sizeof(*order), index_cmp);
+	qsort_r(order, d->nr, sizeof(*order), index_cmp, d);
 	/* Always walked: the tree's rows are made from the cgroup sums. */
 	err = 0;
 	for (size_t i = 0; i < d->nr && !err;)
@@ -240,8 +252,8 @@ int drain__write_rows(struct interval_data *d, const struct drain_opts *opts,
 	if (!err)
 		err = write_system(&x);
 	if (!err)
-		err = drain_tree__write_rows(x.cgroups, x.nr_cgroups, opts,
-					     events, x.running_pct, sink);
+		err = tree__write_rows(x.cgroups, x.nr_cgroups, opts, events,
+				       x.running_pct, sink);
 out:
 	free(order);
 	free(x.cgroups);

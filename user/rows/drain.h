@@ -6,31 +6,13 @@
 #include <stdbool.h>
 
 #include "common/scope.h"
+#include "fds/counters.h"
 #include "identity/cgroups.h"
 #include "maps/collector.h"
-#include "fds/counters.h"
 #include "names/events.h"
+#include "rows/opts.h"
+#include "rows/tree.h"
 #include "sinks/sink.h"
-
-/* Options of the rows derived from the cgroup tree. */
-struct drain_opts {
-	unsigned scopes;
-	int rollup_depth; /* --rollup: < 0 none, INT_MAX no limit */
-};
-
-/* One cgroup's own rows of an interval, scaled: the tree's input. */
-struct cgroup_sum {
-	uint64_t id;
-	const struct cgroup_info *info; /* NULL when never resolved */
-	uint64_t count[BPMC_MAX_EVENTS];
-	uint64_t samples[BPMC_MAX_EVENTS];
-};
-
-/* container, pod and cgroup_total rows from the cgroup sums (drain_tree.c) */
-int drain_tree__write_rows(const struct cgroup_sum *sums, size_t nr,
-			   const struct drain_opts *opts,
-			   const struct event_list *events,
-			   const double *running_pct, struct sink *sink);
 
 /* What one interval's rows add up to, per event, for the checks. */
 struct drain_sums {
@@ -44,7 +26,7 @@ struct drain_sums {
  * with a non-zero count. totals carries the interval's per-event
  * enabled/running sums that scale sampled counts and make running_pct.
  */
-int drain__write_rows(struct interval_data *data, const struct drain_opts *opts,
+int drain__write_rows(struct interval_data *data, const struct rows_opts *opts,
 		      const struct event_list *events,
 		      const struct counter_totals *totals, struct sink *sink,
 		      struct drain_sums *sums);

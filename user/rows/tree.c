@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rows/drain.h"
+#include "common/scope.h"
 #include "rows/rollup.h"
-#include "common/util.h"
+#include "rows/tree.h"
 
 /* Which grouping a pass makes: by container id, or by pod uid. */
 enum group_by { BY_CONTAINER, BY_POD };
@@ -19,13 +19,17 @@ static const char *group_key(const struct cgroup_sum *s, enum group_by by)
 	return by == BY_CONTAINER ? s->info->ref.container : s->info->ref.pod;
 }
 
-static const struct cgroup_sum *sort_sums;
-static enum group_by sort_by;
+struct sort_ctx {
+	const struct cgroup_sum *sums;
+	enum group_by by;
+};
 
-static int by_key(const void *a, const void *b)
+static int by_key(const void *a, const void *b, void *ctx)
 {
-	return strcmp(group_key(&sort_sums[*(const size_t *)a], sort_by),
-		      group_key(&sort_sums[*(const size_t *)b], sort_by));
+	const struct sort_ctx *s = ctx;
+
+	return strcmp(group_key(&s->sums[*(const size_t *)a], s->by),
+		      group_key(&s->sums[*(const size_t *)b], s->by));
 }
 
 static int write_counts(struct sink *sink, struct row *r,
@@ -66,9 +70,8 @@ static int write_grouped(const struct cgroup_sum *sums, size_t nr,
 		if (*group_key(&sums[i], by))
 			order[n++] = i;
 	}
-	sort_sums = sums;
-	sort_by = by;
-	qsort(order, n, sizeof(*order), by_key);
+	qsort_r(order, n, sizeof(*order), by_key,
+		&(struct sort_ctx){ .sums = sums, .by = by });
 	for (i = 0; i < n && !err; i = j) {
 		info = sums[order[i]].info;
 		memset(count, 0, sizeof(count));
@@ -102,7 +105,8 @@ static int write_grouped(const struct cgroup_sum *sums, size_t nr,
 }
 
 /* --rollup: a cgroup_total row for every ancestor, its whole subtree. */
-static int write_rollup(const struct cgroup_sum *sums, size_t nr, int depth,
+static int write_rollup(const struct cgroup_sum *sums, size_t nr,
+			const struct rows_opts *opts,
 			const struct event_list *events,
 			const double *running_pct, struct sink *sink)
 {
@@ -123,8 +127,9 @@ static int write_rollup(const struct cgroup_sum *sums, size_t nr, int depth,
 		memcpy(in[i].count, sums[i].count, sizeof(in[i].count));
 		memcpy(in[nr + i].count, sums[i].samples, sizeof(in[i].count));
 	}
-	n = rollup__compute(&rt, in, nr, events->nr, depth, &tot);
-	m = rollup__compute(&rs, in + nr, nr, events->nr, depth, &smp);
+	n = rollup__compute(&rt, in, nr, events->nr, opts->rollup_depth, &tot);
+	m = rollup__compute(&rs, in + nr, nr, events->nr, opts->rollup_depth,
+			    &smp);
 	if (n < 0 || m != n)
 		goto out;
 	err = 0;
@@ -132,9 +137,11 @@ static int write_rollup(const struct cgroup_sum *sums, size_t nr, int depth,
 		container_parse(tot[i].path, &ref);
 		r = (struct row){
 			.scope = "cgroup_total",
-			.cgroup_id =
-				cgroups__resolve(tot[i].path, &id, &level) ? 0 :
-									     id,
+			.cgroup_id = cgroups__resolve(opts->cgroups,
+						      tot[i].path, &id,
+						      &level) ?
+					     0 :
+					     id,
 			.cgroup = tot[i].path,
 			.container = ref.container,
 			.pod = ref.pod,
@@ -151,10 +158,10 @@ out:
 	return err;
 }
 
-int drain_tree__write_rows(const struct cgroup_sum *sums, size_t nr,
-			   const struct drain_opts *opts,
-			   const struct event_list *events,
-			   const double *running_pct, struct sink *sink)
+int tree__write_rows(const struct cgroup_sum *sums, size_t nr,
+		     const struct rows_opts *opts,
+		     const struct event_list *events, const double *running_pct,
+		     struct sink *sink)
 {
 	int err = 0;
 
@@ -166,7 +173,6 @@ int drain_tree__write_rows(const struct cgroup_sum *sums, size_t nr,
 					    running_pct, sink);
 	}
 	if (!err && opts->rollup_depth >= 0)
-		err = write_rollup(sums, nr, opts->rollup_depth, events,
-				   running_pct, sink);
+		err = write_rollup(sums, nr, opts, events, running_pct, sink);
 	return err;
 }

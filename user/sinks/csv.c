@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common/error.h"
+#include "common/strbuf.h"
 #include "sinks/csv.h"
-#include "common/util.h"
 
 struct csv {
 	char prefix[512]; /* this interval's "time,host,interval_ms," */
@@ -20,27 +22,21 @@ struct csv {
 	char path[4096];
 };
 
-size_t csv_field(char *out, size_t len, size_t pos, const char *s)
+void csv_put_field(struct strbuf *b, const char *s)
 {
-	bool quote = s && strpbrk(s, ",\"\r\n") != NULL;
-
-	/* Room kept for a doubled quote, the closing quote and the NUL, so
-	 * a field cut short is still a closed field. */
-	size_t reserve = quote ? 3 : 1;
-
-	if (!s || pos + reserve + 1 > len)
-		return pos;
-	if (quote)
-		out[pos++] = '"';
-	for (; *s && pos + reserve + (*s == '"') < len; s++) {
-		if (*s == '"')
-			out[pos++] = '"';
-		out[pos++] = *s;
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf__puts(b, s);
+		return;
 	}
-	if (quote)
-		out[pos++] = '"';
-	out[pos] = '\0';
-	return pos;
+	strbuf__putc(b, '"');
+	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
+		strbuf__put(b, s, q + 1 - s); /* through the quote ... */
+		strbuf__putc(b, '"'); /* ... which is doubled */
+	}
+	strbuf__puts(b, s);
+	strbuf__putc(b, '"');
 }
 
 void csv_time(char *out, size_t len, uint64_t realtime_ns)
@@ -55,94 +51,65 @@ void csv_time(char *out, size_t len, uint64_t realtime_ns)
 	snprintf(out, len, "%s.%03uZ", base, ms);
 }
 
-/* Decimal without printf: 100k-key intervals write 200k+ rows. */
-static size_t append_u64(char *out, size_t len, size_t pos, uint64_t v)
+static void put_id(struct strbuf *b, int64_t id)
 {
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	if (pos + n + 1 >= len)
-		return pos;
-	while (n)
-		out[pos++] = tmp[--n];
-	return pos;
-}
-
-static size_t append_id(char *out, size_t len, size_t pos, int64_t id)
-{
-	return id >= 0 ? append_u64(out, len, pos, id) : pos;
-}
-
-/* running_pct: one decimal, rounded half up, as "%.1f" would. */
-static size_t append_pct(char *out, size_t len, size_t pos, double pct)
-{
-	uint64_t tenths = pct <= 0 ? 0 : (uint64_t)(pct * 10 + 0.5);
-
-	pos = append_u64(out, len, pos, tenths / 10);
-	if (pos + 3 >= len)
-		return pos;
-	out[pos++] = '.';
-	out[pos++] = '0' + tenths % 10;
-	return pos;
+	if (id >= 0)
+		strbuf__put_u64(b, id);
 }
 
 /* "time,host,interval_ms," : the same for every row of an interval. */
-static size_t csv_format_prefix(char *out, size_t len,
-				const struct interval_info *info)
+static void csv_format_prefix(struct strbuf *b,
+			      const struct interval_info *info)
 {
 	char t[40];
-	size_t pos;
 
 	csv_time(t, sizeof(t), info->end_realtime_ns);
-	pos = snprintf(out, len, "%s,", t);
-	pos = csv_field(out, len, pos, info->host);
-	pos += snprintf(out + pos, len - pos, ",%" PRIu64 ",",
-			(info->length_ns + 500000) / 1000000);
-	return pos < len ? pos : len - 1;
+	strbuf__puts(b, t);
+	strbuf__putc(b, ',');
+	csv_put_field(b, info->host);
+	strbuf__putc(b, ',');
+	strbuf__put_u64(b, (info->length_ns + 500000) / 1000000);
+	strbuf__putc(b, ',');
 }
 
 /* Everything after the prefix, with the newline. */
-static size_t csv_format_fields(char *out, size_t len, size_t pos,
-				const struct row *r)
+static void csv_format_fields(struct strbuf *b, const struct row *r)
 {
-	pos = csv_field(out, len, pos, r->scope);
-	out[pos++] = ',';
-	pos = append_id(out, len, pos,
-			r->cgroup_id ? (int64_t)r->cgroup_id : -1);
-	out[pos++] = ',';
-	pos = csv_field(out, len, pos, r->cgroup);
-	out[pos++] = ',';
-	pos = append_id(out, len, pos, r->pid);
-	out[pos++] = ',';
-	pos = append_id(out, len, pos, r->tid);
-	out[pos++] = ',';
-	pos = csv_field(out, len, pos, r->comm);
-	out[pos++] = ',';
-	pos = csv_field(out, len, pos, r->event);
-	out[pos++] = ',';
-	pos = append_u64(out, len, pos, r->count);
-	out[pos++] = ',';
-	pos = append_u64(out, len, pos, r->samples);
-	out[pos++] = ',';
-	pos = append_pct(out, len, pos, r->running_pct);
-	out[pos++] = ',';
-	pos = csv_field(out, len, pos, r->container);
-	out[pos++] = ',';
-	pos = csv_field(out, len, pos, r->pod);
-	out[pos++] = '\n';
-	out[pos] = '\0';
-	return pos;
+	csv_put_field(b, r->scope);
+	strbuf__putc(b, ',');
+	put_id(b, r->cgroup_id ? (int64_t)r->cgroup_id : -1);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->cgroup);
+	strbuf__putc(b, ',');
+	put_id(b, r->pid);
+	strbuf__putc(b, ',');
+	put_id(b, r->tid);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->comm);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->event);
+	strbuf__putc(b, ',');
+	strbuf__put_u64(b, r->count);
+	strbuf__putc(b, ',');
+	strbuf__put_u64(b, r->samples);
+	strbuf__putc(b, ',');
+	strbuf__put_tenths(b, r->running_pct);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->container);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->pod);
+	strbuf__putc(b, '\n');
 }
 
-size_t csv_format_row(char *out, size_t len, const struct interval_info *info,
-		      const struct row *r)
+int csv_format_row(char *out, size_t len, const struct interval_info *info,
+		   const struct row *r)
 {
-	return csv_format_fields(out, len, csv_format_prefix(out, len, info),
-				 r);
+	struct strbuf b;
+
+	strbuf__init(&b, out, len, 0);
+	csv_format_prefix(&b, info);
+	csv_format_fields(&b, r);
+	return b.truncated ? -ENOSPC : (int)b.len;
 }
 
 static bool is_gz(const char *path)
@@ -178,6 +145,7 @@ static int csv_write(struct csv *c, const char *buf, size_t n)
 
 static int csv_open(struct sink *s, const char *path)
 {
+	struct error *e = &s->error;
 	struct csv *c = calloc(1, sizeof(*c));
 	int err;
 
@@ -191,21 +159,33 @@ static int csv_open(struct sink *s, const char *path)
 	else
 		c->file = fopen(path, "we");
 	if (!c->file && !c->gz) {
-		err = -errno;
-		p_err("cannot create '%s': %s", path, strerror(errno));
+		err = error__set(e, errno, "cannot create '%s': %s", path,
+				 strerror(errno));
 		free(c);
 		return err;
 	}
 	s->priv = c;
-	return csv_write(c, CSV_HEADER "\n", strlen(CSV_HEADER) + 1);
+	err = csv_write(c, CSV_HEADER "\n", strlen(CSV_HEADER) + 1);
+	if (err)
+		error__set(e, err, "cannot write to '%s': %s", path,
+			   strerror(-err));
+	return err;
 }
 
 static int csv_begin_interval(struct sink *s, const struct interval_info *info)
 {
 	struct csv *c = s->priv;
+	struct strbuf b;
 
 	/* strftime once an interval, not once a row. */
-	c->prefix_len = csv_format_prefix(c->prefix, sizeof(c->prefix), info);
+	strbuf__init(&b, c->prefix, sizeof(c->prefix), 0);
+	csv_format_prefix(&b, info);
+	c->prefix_len = b.len;
+	if (b.truncated)
+		return error__set(
+			&s->error, ENAMETOOLONG,
+			"host name '%.64s...' does not fit a row of '%s'",
+			info->host, c->path);
 	return 0;
 }
 
@@ -213,11 +193,24 @@ static int csv_write_row(struct sink *s, const struct row *r)
 {
 	struct csv *c = s->priv;
 	char buf[16384];
-	size_t n;
+	struct strbuf b;
+	int err;
 
 	memcpy(buf, c->prefix, c->prefix_len);
-	n = csv_format_fields(buf, sizeof(buf), c->prefix_len, r);
-	return csv_write(c, buf, n);
+	strbuf__init(&b, buf, sizeof(buf), c->prefix_len);
+	csv_format_fields(&b, r);
+	/* Longer than any path, comm and event name together can be. */
+	if (b.truncated)
+		return error__set(
+			&s->error, ENOSPC,
+			"a %s row of cgroup '%.256s' does not fit %zu bytes; not written to '%s'",
+			r->scope, r->cgroup ? r->cgroup : "", sizeof(buf),
+			c->path);
+	err = csv_write(c, buf, b.len);
+	if (err)
+		error__set(&s->error, err, "cannot write to '%s': %s", c->path,
+			   strerror(-err));
+	return err;
 }
 
 static int csv_end_interval(struct sink *s)
@@ -226,9 +219,16 @@ static int csv_end_interval(struct sink *s)
 
 	/* Each interval reaches the file whole, so a reader (or a crash)
 	 * never sees half an interval. */
+	int err;
+
 	if (c->gz)
-		return gzflush(c->gz, Z_SYNC_FLUSH) == Z_OK ? 0 : -EIO;
-	return fflush(c->file) ? -errno : 0;
+		err = gzflush(c->gz, Z_SYNC_FLUSH) == Z_OK ? 0 : -EIO;
+	else
+		err = fflush(c->file) ? -errno : 0;
+	if (err)
+		error__set(&s->error, err, "cannot write to '%s': %s", c->path,
+			   strerror(-err));
+	return err;
 }
 
 static int csv_close(struct sink *s)
@@ -245,7 +245,8 @@ static int csv_close(struct sink *s)
 	else
 		err = fclose(c->file) ? -errno : 0;
 	if (err)
-		p_err("cannot finish '%s': %s", c->path, strerror(-err));
+		error__set(&s->error, err, "cannot finish '%s': %s", c->path,
+			   strerror(-err));
 	free(c);
 	s->priv = NULL;
 	return err;

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "common/error.h"
+
 /*
  * One exported row; NULL strings, negative pid/tid and a zero cgroup_id
  * (system rows) are written empty.
@@ -32,6 +34,10 @@ struct interval_info {
 
 struct sink;
 
+/*
+ * Every call returns 0 or -errno; on failure the sink fills s->error
+ * with one line naming the file or row, which the command prints.
+ */
 struct sink_ops {
 	const char *name;
 	int (*open)(struct sink *s, const char *path);
@@ -44,6 +50,7 @@ struct sink_ops {
 struct sink {
 	const struct sink_ops *ops;
 	void *priv;
+	struct error error;
 };
 
 extern const struct sink_ops sink_csv_ops;

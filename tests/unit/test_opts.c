@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The one option convention: parsing, refusals, and --help's text. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cmd/opts.h"
+#include "test.h"
+
+enum { OPT_RATE = OPT_LONG_ONLY, OPT_CHECK };
+
+static const struct cmd_option options[] = {
+	{ "interval", 'I', required_argument, "MS", "interval length" },
+	{ "verbose", 'v', no_argument, NULL, "say more" },
+	{ "rate", OPT_RATE, required_argument, "HZ", "long only" },
+	{ "check", OPT_CHECK, optional_argument, "PCT", "optional value" },
+	{ 0 },
+};
+
+static const struct cmd_spec spec = {
+	.name = "demo",
+	.operands = "[-- COMMAND]",
+	.summary = "a demo command",
+	.options = options,
+	.examples = "bpmc demo -I 10\t# ten milliseconds",
+};
+
+struct seen {
+	long interval;
+	int verbose;
+	const char *rate, *check;
+	int calls;
+};
+
+static int on_option(void *ctx, int key, const char *arg, struct error *err)
+{
+	struct seen *s = ctx;
+
+	s->calls++;
+	switch (key) {
+	case 'I':
+		s->interval = atol(arg);
+		if (s->interval <= 0)
+			return error__set(err, EINVAL,
+					  "invalid interval '-I %s'", arg);
+		return 0;
+	case 'v':
+		s->verbose++;
+		return 0;
+	case OPT_RATE:
+		s->rate = arg;
+		return 0;
+	case OPT_CHECK:
+		s->check = arg ? arg : "default";
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int parse(struct seen *s, int *operand, int argc, char **argv)
+{
+	memset(s, 0, sizeof(*s));
+	*operand = -1;
+	return cmd_parse(&spec, argc, argv, on_option, s, operand);
+}
+
+static void test_parse(void)
+{
+	char *argv[] = { "demo",      "-I", "10",    "-v", "--rate", "99",
+			 "--check=5", "--", "sleep", "1",  NULL };
+	struct seen s;
+	int op;
+
+	if (!ASSERT_OK(parse(&s, &op, 10, argv), "parse"))
+		return;
+	ASSERT_EQ(s.interval, 10, "short with value");
+	ASSERT_EQ(s.verbose, 1, "flag");
+	ASSERT_STREQ(s.rate, "99", "long only");
+	ASSERT_STREQ(s.check, "5", "optional value");
+	ASSERT_EQ(op, 8, "operand after --");
+	ASSERT_STREQ(argv[op], "sleep", "operand");
+}
+
+static void test_optional_absent(void)
+{
+	char *argv[] = { "demo", "--check", "--interval=3", NULL };
+	struct seen s;
+	int op;
+
+	ASSERT_OK(parse(&s, &op, 3, argv), "parse");
+	ASSERT_STREQ(s.check, "default", "no value");
+	ASSERT_EQ(s.interval, 3, "long with =");
+	ASSERT_EQ(op, 3, "no operand");
+}
+
+/* Every refusal is -EINVAL, which is exit status 2; --help is 0. */
+static void test_refusals(void)
+{
+	char *unknown[] = { "demo", "--nope", NULL };
+	char *missing[] = { "demo", "-I", NULL };
+	char *bad[] = { "demo", "-I", "0", "-v", NULL };
+	char *help[] = { "demo", "--help", NULL };
+	int op, saved, null, err;
+	struct seen s;
+
+	ASSERT_EQ(parse(&s, &op, 2, unknown), -EINVAL, "unknown option");
+	ASSERT_EQ(parse(&s, &op, 2, missing), -EINVAL, "missing value");
+	ASSERT_EQ(parse(&s, &op, 4, bad), -EINVAL, "callback refusal");
+	ASSERT_EQ(s.calls, 1, "parsing stops at the refusal");
+	ASSERT_EQ(cmd_exit_status(-EINVAL), EXIT_USAGE, "exit 2");
+	/* --help prints on stdout, where the test reports go: aside. */
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (!ASSERT_TRUE(saved >= 0 && null >= 0, "dup stdout"))
+		return;
+	dup2(null, STDOUT_FILENO);
+	err = parse(&s, &op, 2, help);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(null);
+	ASSERT_EQ(err, -ECANCELED, "help");
+	ASSERT_EQ(cmd_exit_status(-ECANCELED), 0, "help exits 0");
+}
+
+/* The usage line names every option; --help has them all, and EXAMPLES. */
+static void test_usage(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	static const char *want[] = {
+		"usage: bpmc demo [-I MS] [-v] [--rate HZ] [--check[=PCT]] [-- COMMAND]",
+		"  -I, --interval MS",
+		"      --rate HZ",
+		"  -h, --help",
+		"\nEXAMPLES\n  bpmc demo -I 10\t# ten milliseconds\n",
+	};
+
+	if (!ASSERT_TRUE(f != NULL, "memstream"))
+		return;
+	cmd_usage(&spec, f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!ASSERT_TRUE(strstr(text, want[i]) != NULL, want[i]))
+			printf("  usage was:\n%s", text);
+	free(text);
+}
+
+static const struct subtest tests[] = {
+	{ "parse", test_parse },
+	{ "optional_absent", test_optional_absent },
+	{ "refusals", test_refusals },
+	{ "usage", test_usage },
+	{ 0 },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, tests);
+}
