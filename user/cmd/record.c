@@ -356,6 +356,7 @@ int cmd_record(int argc, char **argv)
 			.interval_ms = 1000,
 			.freq = 997,
 			.max_keys = 16384,
+			.backlog = 60,
 			.scopes = SCOPE_CGROUP | SCOPE_PROCESS,
 			.tolerance_pct = 0.1,
 			.rollup_depth = -1,

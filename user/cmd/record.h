@@ -27,6 +27,13 @@ struct record_env {
 	bool self_stats; /* --self-stats */
 	bool check; /* --check */
 	double tolerance_pct; /* --check=PCT */
+	/* The service options (docs/service.md); all 0: one file, as ever. */
+	uint64_t rotate_s; /* --rotate DURATION: on wall-clock multiples */
+	uint64_t rotate_bytes; /* --rotate SIZE */
+	long keep; /* --keep N published files of this pattern */
+	uint64_t max_disk; /* --max-disk BYTES of them */
+	long backlog; /* --backlog N intervals held while writes fail */
+	const char *user; /* --user NAME: drop to it after setup */
 };
 
 extern const struct cmd_spec record_spec;

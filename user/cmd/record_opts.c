@@ -33,6 +33,11 @@ enum {
 	OPT_CGROUP_V1,
 	OPT_SELF_STATS,
 	OPT_CHECK,
+	OPT_ROTATE,
+	OPT_KEEP,
+	OPT_MAX_DISK,
+	OPT_BACKLOG,
+	OPT_USER,
 };
 
 static const struct cmd_option record_options[] = {
@@ -50,8 +55,21 @@ static const struct cmd_option record_options[] = {
 	{ "duration", 'd', required_argument, "S",
 	  "stop after S seconds (default: until SIGINT/SIGTERM)" },
 	{ "output", 'o', required_argument, "PATH",
-	  "CSV file, .gz compresses, - is stdout\n"
-	  "(default bpmc-HOST-YYYYmmddTHHMMSSZ.csv)" },
+	  "CSV file, .gz compresses, - is stdout; strftime\n"
+	  "conversions (UTC) and %h, the host, make a template\n"
+	  "(default bpmc-%h-%Y%m%dT%H%M%SZ.csv)" },
+	{ "rotate", OPT_ROTATE, required_argument, "WHEN",
+	  "start a new file every DURATION (30s, 15m, 1h: on\n"
+	  "wall-clock multiples) or SIZE (64K, 256M, 1G), or both" },
+	{ "keep", OPT_KEEP, required_argument, "N",
+	  "delete all but the newest N published files" },
+	{ "max-disk", OPT_MAX_DISK, required_argument, "BYTES",
+	  "delete the oldest published files beyond BYTES" },
+	{ "backlog", OPT_BACKLOG, required_argument, "N",
+	  "intervals held in memory while the disk refuses\n"
+	  "writes (default 60); older ones are dropped, counted" },
+	{ "user", OPT_USER, required_argument, "NAME",
+	  "after setup, run as NAME with CAP_BPF and CAP_PERFMON" },
 	{ "period", 'c', required_argument, "N", "sample every N events" },
 	{ "freq", 'F', required_argument, "HZ",
 	  "sample HZ times a second per CPU (default 997:\n"
@@ -86,8 +104,40 @@ const struct cmd_spec record_spec = {
 		"bpmc record -e cpu-clock,page-faults -I 1000 -d 30 -o host1.csv.gz\n"
 		"bpmc record -e cycles,instructions --by cgroup,process,thread -o - | head\n"
 		"bpmc record --mode exact --check -d 10       # exact counts, conservation checked\n"
-		"bpmc record --by cgroup,container -G /kubepods.slice --rollup=2",
+		"bpmc record --by cgroup,container -G /kubepods.slice --rollup=2\n"
+		"bpmc record -o '/var/lib/bpmc/%h-%Y%m%dT%H%M%SZ.csv.gz' --rotate 1h --keep 168",
 };
+
+/* "1h", "256M" or "1h,256M": a duration, a size, or one of each. */
+static int parse_rotate(const char *arg, struct record_env *env,
+			struct error *err)
+{
+	char copy[64], *tok, *save;
+	uint64_t v;
+
+	snprintf(copy, sizeof(copy), "%s", arg);
+	env->rotate_s = env->rotate_bytes = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!env->rotate_s &&
+		    !parse_with_unit(tok, duration_units, false, &v) && v &&
+		    v <= 366 * 86400ull)
+			env->rotate_s = v;
+		else if (!env->rotate_bytes &&
+			 !parse_with_unit(tok, size_units, false, &v) &&
+			 v >= 4096)
+			env->rotate_bytes = v;
+		else
+			goto bad;
+	}
+	if (env->rotate_s || env->rotate_bytes)
+		return 0;
+bad:
+	return error__set(
+		err, EINVAL,
+		"invalid '--rotate %s': want a duration (30s, 15m, 1h, 1d), a size of 4K or more (64K, 256M, 1G), or both",
+		arg);
+}
 
 static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 {
@@ -182,6 +232,33 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				err, EINVAL,
 				"invalid '--check=%s': want a tolerance in percent",
 				arg);
+		return 0;
+	case OPT_ROTATE:
+		return parse_rotate(arg, env, err);
+	case OPT_KEEP:
+		if (parse_long(arg, 1, 1000000, &env->keep))
+			return error__set(
+				err, EINVAL,
+				"invalid '--keep %s': want 1 to 1000000 files",
+				arg);
+		return 0;
+	case OPT_MAX_DISK:
+		if (parse_with_unit(arg, size_units, true, &env->max_disk) ||
+		    !env->max_disk)
+			return error__set(
+				err, EINVAL,
+				"invalid '--max-disk %s': want a size such as 500M or 10G",
+				arg);
+		return 0;
+	case OPT_BACKLOG:
+		if (parse_long(arg, 0, 100000, &env->backlog))
+			return error__set(
+				err, EINVAL,
+				"invalid '--backlog %s': want 0 to 100000 intervals",
+				arg);
+		return 0;
+	case OPT_USER:
+		env->user = arg;
 		return 0;
 	case 'v':
 		verbose = true;

@@ -72,6 +72,48 @@ int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+const struct unit_suffix duration_units[] = {
+	{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 0 },
+};
+const struct unit_suffix size_units[] = {
+	{ 'K', 1ull << 10 },
+	{ 'M', 1ull << 20 },
+	{ 'G', 1ull << 30 },
+	{ 'T', 1ull << 40 },
+	{ 0 },
+};
+
+int parse_with_unit(const char *s, const struct unit_suffix *units,
+		    bool bare_ok, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -ERANGE;
+	if (!*end) {
+		if (!bare_ok)
+			return -EINVAL;
+		*out = v;
+		return 0;
+	}
+	if (end[1])
+		return -EINVAL;
+	for (const struct unit_suffix *u = units; u->letter; u++) {
+		if (u->letter != *end)
+			continue;
+		if (v > UINT64_MAX / u->scale)
+			return -ERANGE;
+		*out = v * u->scale;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;

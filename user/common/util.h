@@ -26,6 +26,20 @@ int parse_long(const char *s, long min, long max, long *out);
 /* Decimal or 0x-hex unsigned 64-bit parse; 0 or -EINVAL/-ERANGE. */
 int parse_u64(const char *s, uint64_t *out);
 
+/*
+ * A decimal count with a unit suffix, e.g. "15m" or "256M": the units
+ * table maps each suffix letter to its multiplier ({ 0 }-terminated).
+ * A bare number is taken only when bare_ok. 0, -EINVAL or -ERANGE.
+ */
+struct unit_suffix {
+	char letter;
+	uint64_t scale;
+};
+int parse_with_unit(const char *s, const struct unit_suffix *units,
+		    bool bare_ok, uint64_t *out);
+/* s m h d, and K M G T (powers of 1024), for the parsers above. */
+extern const struct unit_suffix duration_units[], size_units[];
+
 uint64_t clock_ns(clockid_t clock);
 
 /* Reads a small sysfs/procfs file into buf, NUL-terminated, newline cut. */
