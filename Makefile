@@ -44,6 +44,7 @@ STAGE_test_counters := fds
 STAGE_test_cgroups := identity
 STAGE_test_containers := identity
 STAGE_test_csv := sinks
+STAGE_test_publish := sinks
 STAGE_test_rows := rows
 STAGE_test_rollup := rows
 STAGE_test_check := rows

@@ -17,7 +17,7 @@
 #include "fds/counters.h"
 #include "rows/drain.h"
 #include "names/events.h"
-#include "sinks/csv.h"
+#include "sinks/csv_sink.h"
 #include <bpf/libbpf.h>
 
 #include "common/util.h"
@@ -35,17 +35,17 @@ int main(int argc, char **argv)
 	struct interval_data data = {};
 	struct event_list events;
 	struct collector *c = NULL;
-	struct sink sink = { .ops = &sink_csv_ops };
+	struct sink sink = {};
 	struct drain_sums sums;
 	struct bpmc_value v = {};
 	struct bpmc_key k = {};
 	struct rusage ru;
-	char path[] = "/tmp/bpmc-export-XXXXXX";
+	char dir[] = "/tmp/bpmc-export-XXXXXX", path[64];
 	struct events *names = NULL;
 	struct cgroups *cgroups = NULL;
 	struct error err = {};
 	uint64_t t0, t1, inject0;
-	int fd, ret = 1;
+	int ret = 1;
 
 	if (n <= 0 || events__new(&names, NULL, &err) ||
 	    events__parse_list(names, "cpu-clock", &events, &err) ||
@@ -60,10 +60,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "export_cost: %s\n", err.msg);
 		goto out;
 	}
-	fd = mkstemp(path);
-	if (fd < 0 || sink.ops->open(&sink, path))
+	if (!mkdtemp(dir))
 		goto out;
-	close(fd);
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	if (csv_sink__new(&sink, &(struct csv_config){ .path = path,
+						       .host = "h",
+						       .backlog = 1 })) {
+		fprintf(stderr, "export_cost: %s\n", sink.error.msg);
+		goto out;
+	}
 	k.cgroup_id = cgroups__root_id(cgroups);
 	v.ev[0].samples = 1;
 	totals.raw[0].enabled = totals.raw[0].running = 1;
@@ -103,6 +108,7 @@ out:
 	if (sink.priv)
 		sink.ops->close(&sink);
 	unlink(path);
+	rmdir(dir);
 	interval_data__free(&data);
 	collector__destroy(c);
 	cgroups__free(cgroups);

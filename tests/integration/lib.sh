@@ -103,20 +103,27 @@ cgroup_id() {
 	stat -c %i "$1"
 }
 
-# csv_awk [-v NAME=VALUE]... PROGRAM FILE...: awk -F, over bpmc CSV files,
-# PROGRAM reading columns by header name, never by position (the schema
-# only promises the names): $col("scope") == "cgroup" { s += $col("count") }.
-# Each file's header line sets the names and is skipped; a name the header
-# lacks stops awk with exit 2 and a message, rather than reading $0.
-# Splitting on every comma is enough here because test rows hold no quoted
-# fields (plain cgroup paths, comms, events); other readers need RFC 4180.
+# csv_awk [-v NAME=VALUE]... PROGRAM FILE...: awk over bpmc CSV files
+# (plain or .gz), PROGRAM reading columns by header name, never by
+# position (the schema only promises the names):
+# $col("scope") == "cgroup" { s += $col("count") }. The files are read by
+# a strict RFC 4180 reader first (tests/helpers/csv_fields.py), so quoted
+# fields with commas or newlines are one field, and a torn row fails the
+# test: exit 2 and a message. Each file's header sets the names and is
+# skipped; a name the header lacks stops awk with exit 2 and a message.
 csv_awk() {
-	local opts=()
+	local opts=() f n=0 split=()
 	while [ "${1:-}" = -v ]; do
 		opts+=(-v "$2")
 		shift 2
 	done
-	awk -F, "${opts[@]}" '
+	for f in "${@:2}"; do
+		n=$((n + 1))
+		python3 "$ROOT/tests/helpers/csv_fields.py" "$f" >"$TMP/.csv_awk.$n" ||
+			{ echo "csv_awk: $f is not valid CSV" >&2; return 2; }
+		split+=("$TMP/.csv_awk.$n")
+	done
+	awk -F '\037' "${opts[@]}" '
 		function col(name) {
 			if (name in _csv_col) return _csv_col[name]
 			printf "csv_awk: no column \"%s\" in %s\n", name, FILENAME > "/dev/stderr"
@@ -125,7 +132,7 @@ csv_awk() {
 		}
 		FNR == 1 { delete _csv_col; for (_csv_i = 1; _csv_i <= NF; _csv_i++) _csv_col[$_csv_i] = _csv_i; next }
 		END { if (_csv_err) exit 2 }
-		'"$1" "${@:2}"
+		'"$1" "${split[@]}"
 }
 
 # csv_sum FILE SCOPE EVENT FIELD VALUE: sums `count` over rows whose

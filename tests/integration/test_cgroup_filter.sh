@@ -18,6 +18,7 @@ wait "$RECORD_PID" || fail "bpmc record failed: $(cat "$TMP/log")"
 # outside_rows: the rows, other than system and self, not under /$T/in.
 outside_rows() {
 	csv_awk -v t="/$T/in" '$col("scope") != "system" && $col("scope") != "self" &&
+		$col("scope") != "meta" && $col("scope") != "encoding" &&
 		index($col("cgroup"), t) != 1' "$TMP/out.csv"
 }
 outside=$(outside_rows | head -3)

@@ -51,7 +51,7 @@ expect_refusal "'--cgroup-v1 bogus'" --cgroup-v1 bogus "${O[@]}"
 expect_refusal "'-G'" -G /x --cgroup-v1 memory "${O[@]}"
 expect_refusal "'--rollup=abc'" --rollup=abc "${O[@]}"
 expect_refusal "'containers'" --by containers "${O[@]}"
-expect_refusal "/nonexistent-dir/x.csv" -o /nonexistent-dir/x.csv
+expect_refusal "/proc/bpmc-nonexistent" -o /proc/bpmc-nonexistent/x.csv
 expect_refusal "'$TMP'" -o "$TMP"
 # Default file name: a refused run must not create bpmc-HOST-*.csv here.
 expect_refusal "'nosuchevent'" -e nosuchevent

@@ -19,7 +19,8 @@
 #include "rows/check.h"
 #include "rows/drain.h"
 #include "rows/self.h"
-#include "sinks/csv.h"
+#include "cmd/record_meta.h"
+#include "sinks/csv_sink.h"
 
 struct record {
 	struct record_env env;
@@ -31,6 +32,7 @@ struct record {
 	struct sink sink;
 	char host[256];
 	char path[4096];
+	struct record_meta meta;
 	uint64_t drops[BPMC_DROP_NR];
 	long max_rate;
 	struct check check;
@@ -42,22 +44,48 @@ struct record {
 	cpu_set_t affinity; /* ours, restored after each flush round */
 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, rotate_requested;
 
 static void on_signal(int sig)
 {
-	stop_requested = 1;
+	if (sig == SIGHUP)
+		rotate_requested = 1;
+	else
+		stop_requested = 1;
 }
 
-static void default_output(struct record *r)
+/* The sink's news: repairs and write trouble are warnings. */
+static void on_notice(void *ctx, bool warning, const char *msg)
 {
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
+	if (warning)
+		p_warn("%s", msg);
+	else
+		p_info("%s", msg);
+}
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(r->path, sizeof(r->path), "bpmc-%s-%s.csv", r->host, stamp);
+/* Checks the output, repairs what a killed run left there; no file yet. */
+static int open_sink(struct record *r)
+{
+	struct csv_config cfg = {
+		.path = r->path,
+		.host = r->host,
+		.rotate_s = r->env.rotate_s,
+		.rotate_bytes = r->env.rotate_bytes,
+		.keep = r->env.keep,
+		.max_disk = r->env.max_disk,
+		.backlog = r->env.backlog,
+		.start_ns = clock_ns(CLOCK_REALTIME),
+	};
+
+	r->sink.notice = on_notice;
+	if (!strcmp(r->path, "-") && (r->env.rotate_s || r->env.rotate_bytes ||
+				      r->env.keep || r->env.max_disk))
+		return cmd_refuse(
+			&record_spec,
+			"'-o -' streams: --rotate, --keep and --max-disk need files");
+	if (csv_sink__new(&r->sink, &cfg))
+		return cmd_refuse(&record_spec, "%s", r->sink.error.msg);
+	return 0;
 }
 
 static void check_throttling(struct record *r)
@@ -215,6 +243,11 @@ static int record_loop(struct record *r)
 		err = write_interval(r, now - last);
 		if (err || stop_requested || now >= deadline)
 			return err;
+		if (rotate_requested) {
+			rotate_requested = 0;
+			if (r->sink.ops->rotate)
+				r->sink.ops->rotate(&r->sink);
+		}
 		last = now;
 		while (next <= now)
 			next += interval;
@@ -314,12 +347,9 @@ static int record_setup(struct record *r)
 		p_warn("cannot hold BPF run-time statistics on: %s; bpf_run_time_ns will read 0",
 		       strerror(errno));
 	self__init(&r->self, r->collector);
-	/* Only now, with everything open and loaded, create the file. */
-	r->sink.ops = &sink_csv_ops;
-	err = r->sink.ops->open(&r->sink, r->path);
-	if (err)
-		p_err("%s", r->sink.error.msg);
-	return err;
+	record_meta__build(&r->meta, &r->env, &r->events, r->host);
+	csv_sink__set_meta(&r->sink, r->meta.rows, r->meta.nr);
+	return 0;
 }
 
 static int choose_events(struct record *r)
@@ -378,17 +408,13 @@ int cmd_record(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	gethostname(r.host, sizeof(r.host) - 1);
-	if (r.env.output)
-		snprintf(r.path, sizeof(r.path), "%s", r.env.output);
-	else
-		default_output(&r);
-	err = csv_path_writable(r.path);
-	if (err) {
-		return cmd_refuse(&record_spec, "cannot write output '%s': %s",
-				  r.path, strerror(-err));
-	}
+	snprintf(r.path, sizeof(r.path), "%s",
+		 r.env.output ? r.env.output : "bpmc-%h-%Y%m%dT%H%M%SZ.csv");
 	/* Before the events: a refusal must come before any other word. */
+	if (open_sink(&r))
+		return EXIT_USAGE;
 	if (identity_setup(&r) || choose_events(&r)) {
+		r.sink.ops->close(&r.sink);
 		events__free(r.names);
 		cgroups__free(r.cgroups);
 		return EXIT_USAGE;
@@ -398,6 +424,9 @@ int cmd_record(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed -o - must come back as EPIPE, and end the run cleanly. */
+	signal(SIGPIPE, SIG_IGN);
 	err = record_setup(&r);
 	if (err)
 		goto cleanup;
@@ -411,7 +440,7 @@ int cmd_record(int argc, char **argv)
 		p_info("recording %d event(s) on %d CPU(s) into '%s'",
 		       r.events.nr, cpus_possible(), r.path);
 	err = record_loop(&r);
-	if (!err)
+	if (!err || err == -EPIPE)
 		ret = 0;
 	/*
 	 * Sampling error is statistical, and under -G the system row is the
@@ -440,7 +469,5 @@ cleanup:
 		p_warn("%" PRIu64
 		       " samples were lost in all because the counts map was full (--max-keys %ld)",
 		       r.drops[BPMC_DROP_MAP_FULL], r.env.max_keys);
-	if (!ret && strcmp(r.path, "-"))
-		p_info("wrote '%s'", r.path);
 	return ret;
 }

@@ -1,26 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "common/error.h"
 #include "common/strbuf.h"
 #include "sinks/csv.h"
-
-struct csv {
-	char prefix[512]; /* this interval's "time,host,interval_ms," */
-	size_t prefix_len;
-	FILE *file; /* plain output, or NULL */
-	gzFile gz; /* .gz output, or NULL */
-	char path[4096];
-};
 
 void csv_put_field(struct strbuf *b, const char *s)
 {
@@ -58,8 +46,7 @@ static void put_id(struct strbuf *b, int64_t id)
 }
 
 /* "time,host,interval_ms," : the same for every row of an interval. */
-static void csv_format_prefix(struct strbuf *b,
-			      const struct interval_info *info)
+void csv_format_prefix(struct strbuf *b, const struct interval_info *info)
 {
 	char t[40];
 
@@ -73,7 +60,7 @@ static void csv_format_prefix(struct strbuf *b,
 }
 
 /* Everything after the prefix, with the newline. */
-static void csv_format_fields(struct strbuf *b, const struct row *r)
+void csv_format_fields(struct strbuf *b, const struct row *r)
 {
 	csv_put_field(b, r->scope);
 	strbuf__putc(b, ',');
@@ -98,6 +85,8 @@ static void csv_format_fields(struct strbuf *b, const struct row *r)
 	csv_put_field(b, r->container);
 	strbuf__putc(b, ',');
 	csv_put_field(b, r->pod);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->value);
 	strbuf__putc(b, '\n');
 }
 
@@ -112,151 +101,74 @@ int csv_format_row(char *out, size_t len, const struct interval_info *info,
 	return b.truncated ? -ENOSPC : (int)b.len;
 }
 
-static bool is_gz(const char *path)
+/*
+ * One CSV record from data[at]: quotes may hold commas and newlines.
+ * Returns the offset past its newline, or 0 if it is cut short; the
+ * unquoted fields' offsets are not needed, only two of them: the field
+ * at index a and at index b (start and length, raw).
+ */
+static size_t next_record(const char *data, size_t len, size_t at, int a, int b,
+			  const char **fa, size_t *la, const char **fb,
+			  size_t *lb)
 {
-	size_t n = strlen(path);
+	bool quoted = false;
+	size_t start = at;
+	int field = 0;
 
-	return n > 3 && !strcmp(path + n - 3, ".gz");
-}
+	*fa = *fb = NULL;
+	*la = *lb = 0;
+	for (size_t i = at; i < len; i++) {
+		char ch = data[i];
 
-int csv_path_writable(const char *path)
-{
-	char copy[4096];
-
-	if (!strcmp(path, "-"))
-		return 0;
-	struct stat st;
-
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return -EISDIR;
-		return access(path, W_OK) ? -errno : 0;
+		if (ch == '"') {
+			quoted = !quoted; /* "" inside flips twice */
+			continue;
+		}
+		if (quoted || (ch != ',' && ch != '\n'))
+			continue;
+		if (field == a) {
+			*fa = data + start;
+			*la = i - start;
+		} else if (field == b) {
+			*fb = data + start;
+			*lb = i - start;
+		}
+		field++;
+		start = i + 1;
+		if (ch == '\n')
+			return i + 1;
 	}
-	snprintf(copy, sizeof(copy), "%s", path);
-	return access(dirname(copy), W_OK | X_OK) ? -errno : 0;
-}
-
-static int csv_write(struct csv *c, const char *buf, size_t n)
-{
-	if (c->gz)
-		return gzwrite(c->gz, buf, n) == (int)n ? 0 : -EIO;
-	return fwrite(buf, 1, n, c->file) == n ? 0 : -errno;
-}
-
-static int csv_open(struct sink *s, const char *path)
-{
-	struct error *e = &s->error;
-	struct csv *c = calloc(1, sizeof(*c));
-	int err;
-
-	if (!c)
-		return -ENOMEM;
-	snprintf(c->path, sizeof(c->path), "%s", path);
-	if (!strcmp(path, "-"))
-		c->file = stdout;
-	else if (is_gz(path))
-		c->gz = gzopen(path, "wbe");
-	else
-		c->file = fopen(path, "we");
-	if (!c->file && !c->gz) {
-		err = error__set(e, errno, "cannot create '%s': %s", path,
-				 strerror(errno));
-		free(c);
-		return err;
-	}
-	s->priv = c;
-	err = csv_write(c, CSV_HEADER "\n", strlen(CSV_HEADER) + 1);
-	if (err)
-		error__set(e, err, "cannot write to '%s': %s", path,
-			   strerror(-err));
-	return err;
-}
-
-static int csv_begin_interval(struct sink *s, const struct interval_info *info)
-{
-	struct csv *c = s->priv;
-	struct strbuf b;
-
-	/* strftime once an interval, not once a row. */
-	strbuf__init(&b, c->prefix, sizeof(c->prefix), 0);
-	csv_format_prefix(&b, info);
-	c->prefix_len = b.len;
-	if (b.truncated)
-		return error__set(
-			&s->error, ENAMETOOLONG,
-			"host name '%.64s...' does not fit a row of '%s'",
-			info->host, c->path);
 	return 0;
 }
 
-static int csv_write_row(struct sink *s, const struct row *r)
+static bool field_is(const char *f, size_t n, const char *want)
 {
-	struct csv *c = s->priv;
-	char buf[16384];
-	struct strbuf b;
-	int err;
-
-	memcpy(buf, c->prefix, c->prefix_len);
-	strbuf__init(&b, buf, sizeof(buf), c->prefix_len);
-	csv_format_fields(&b, r);
-	/* Longer than any path, comm and event name together can be. */
-	if (b.truncated)
-		return error__set(
-			&s->error, ENOSPC,
-			"a %s row of cgroup '%.256s' does not fit %zu bytes; not written to '%s'",
-			r->scope, r->cgroup ? r->cgroup : "", sizeof(buf),
-			c->path);
-	err = csv_write(c, buf, b.len);
-	if (err)
-		error__set(&s->error, err, "cannot write to '%s': %s", c->path,
-			   strerror(-err));
-	return err;
+	return f && n == strlen(want) && !memcmp(f, want, n);
 }
 
-static int csv_end_interval(struct sink *s)
+size_t csv_frame_end(const char *data, size_t len, size_t *nr_frames)
 {
-	struct csv *c = s->priv;
+	static const char header[] = CSV_HEADER_V4_PREFIX;
+	const int scope = 3, event = 9; /* fixed since schema v1 */
+	size_t at, end = 0, next, la, lb;
+	const char *fa, *fb;
 
-	/* Each interval reaches the file whole, so a reader (or a crash)
-	 * never sees half an interval. */
-	int err;
-
-	if (c->gz)
-		err = gzflush(c->gz, Z_SYNC_FLUSH) == Z_OK ? 0 : -EIO;
-	else
-		err = fflush(c->file) ? -errno : 0;
-	if (err)
-		error__set(&s->error, err, "cannot write to '%s': %s", c->path,
-			   strerror(-err));
-	return err;
-}
-
-static int csv_close(struct sink *s)
-{
-	struct csv *c = s->priv;
-	int err = 0;
-
-	if (!c)
+	*nr_frames = 0;
+	if (len < sizeof(header) - 1 ||
+	    memcmp(data, header, sizeof(header) - 1))
 		return 0;
-	if (c->gz)
-		err = gzclose(c->gz) == Z_OK ? 0 : -EIO;
-	else if (c->file == stdout)
-		err = fflush(stdout) ? -errno : 0;
-	else
-		err = fclose(c->file) ? -errno : 0;
-	if (err)
-		error__set(&s->error, err, "cannot finish '%s': %s", c->path,
-			   strerror(-err));
-	free(c);
-	s->priv = NULL;
-	return err;
+	at = next_record(data, len, 0, -1, -1, &fa, &la, &fb, &lb);
+	for (; at && at < len; at = next) {
+		next = next_record(data, len, at, scope, event, &fa, &la, &fb,
+				   &lb);
+		if (next && field_is(fa, la, "self") &&
+		    field_is(fb, lb, CSV_INTERVAL_END_EVENT)) {
+			end = next;
+			(*nr_frames)++;
+		}
+	}
+	/* The header frame counts, as a gzip file's first member does. */
+	if (*nr_frames)
+		(*nr_frames)++;
+	return end;
 }
-
-const struct sink_ops sink_csv_ops = {
-	.name = "csv",
-	.open = csv_open,
-	.begin_interval = csv_begin_interval,
-	.write_row = csv_write_row,
-	.end_interval = csv_end_interval,
-	.close = csv_close,
-};

@@ -9,9 +9,17 @@
 #include "common/strbuf.h"
 #include "sinks/sink.h"
 
-#define CSV_SCHEMA_VERSION 3
-#define CSV_HEADER \
+#define CSV_SCHEMA_VERSION 4
+/* The columns up to v3's, which the repair of a file checks. */
+#define CSV_HEADER_V4_PREFIX \
 	"time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples,running_pct,container,pod"
+#define CSV_HEADER CSV_HEADER_V4_PREFIX ",value"
+/*
+ * Every interval of a file ends with this self row (the intervals lost
+ * before it were not written): a reader, and the repair after a crash,
+ * know an interval is whole when it is there.
+ */
+#define CSV_INTERVAL_END_EVENT "intervals_lost"
 
 /* Appends s as one RFC 4180 field (NULL: an empty one). */
 void csv_put_field(struct strbuf *b, const char *s);
@@ -24,7 +32,15 @@ void csv_time(char *out, size_t len, uint64_t realtime_ns);
 int csv_format_row(char *out, size_t len, const struct interval_info *info,
 		   const struct row *r);
 
-/* Checks that path could be created or appended to, without creating it. */
-int csv_path_writable(const char *path);
+/* The prefix every row of an interval shares, and the rest of a row. */
+void csv_format_prefix(struct strbuf *b, const struct interval_info *info);
+void csv_format_fields(struct strbuf *b, const struct row *r);
+
+/*
+ * Where the last whole interval of a plain CSV file ends (past its
+ * intervals_lost row), and how many frames there are (the header, then
+ * one per interval): the repair of a file cut by a crash.
+ */
+size_t csv_frame_end(const char *data, size_t len, size_t *nr_frames);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef BPMC_SINK_H
 #define BPMC_SINK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -24,6 +25,7 @@ struct row {
 	uint64_t count;
 	uint64_t samples;
 	double running_pct; /* the event's time running / enabled, in % */
+	const char *value; /* (v4) meta and encoding rows' text, or NULL */
 };
 
 struct interval_info {
@@ -36,14 +38,17 @@ struct sink;
 
 /*
  * Every call returns 0 or -errno; on failure the sink fills s->error
- * with one line naming the file or row, which the command prints.
+ * with one line naming the file or row, which the command prints. News
+ * that is no failure (a file published or repaired, writes held back
+ * while the disk is full) goes to s->notice, one line at a time.
  */
 struct sink_ops {
 	const char *name;
-	int (*open)(struct sink *s, const char *path);
 	int (*begin_interval)(struct sink *s, const struct interval_info *info);
 	int (*write_row)(struct sink *s, const struct row *r);
 	int (*end_interval)(struct sink *s);
+	/* SIGHUP: the next interval starts a new file (NULL: no files). */
+	void (*rotate)(struct sink *s);
 	int (*close)(struct sink *s);
 };
 
@@ -51,8 +56,8 @@ struct sink {
 	const struct sink_ops *ops;
 	void *priv;
 	struct error error;
+	void (*notice)(void *ctx, bool warning, const char *msg);
+	void *notice_ctx;
 };
-
-extern const struct sink_ops sink_csv_ops;
 
 #endif

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Output files: names from templates, atomic publish, no replacing and
+ * no following links, gzip members, the repair of partial files a crash
+ * left, retention. On a fresh temporary directory each.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "sinks/csv.h"
+#include "sinks/publish.h"
+#include "test.h"
+
+/* 2026-11-30T07:14:20Z */
+#define T0 (1796022860ull * 1000000000ull)
+
+static char dir[64], notes[4096];
+
+static void note(void *ctx, bool warning, const char *msg)
+{
+	snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes), "%s\n",
+		 msg);
+}
+
+static bool setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/bpmc-test-publish.XXXXXX");
+	notes[0] = '\0';
+	return ASSERT_TRUE(mkdtemp(dir) != NULL, "mkdtemp");
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ASSERT_OK(system(cmd), "rm -rf");
+}
+
+static struct publish_opts opts(const char *name)
+{
+	static char tmpl[256];
+
+	snprintf(tmpl, sizeof(tmpl), "%s/%s", dir, name);
+	return (struct publish_opts){
+		.template = tmpl,
+		.host = "node1",
+		.plain_frame_end = csv_frame_end,
+		.notice = note,
+	};
+}
+
+static bool exists(const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !lstat(path, &st);
+}
+
+static size_t nr_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* One CSV interval as the sink writes it: rows, then intervals_lost. */
+static const char header[] = CSV_HEADER "\n";
+static const char interval[] =
+	"2026-11-30T07:14:21.000Z,node1,1000,cgroup,1,\"/a,\n\"\"b\",,,,cpu-clock,5,5,100.0,,,\n"
+	"2026-11-30T07:14:21.000Z,node1,1000,self,,,9,,bpmc," CSV_INTERVAL_END_EVENT
+	",0,0,100.0,,,\n";
+
+static void test_names(void)
+{
+	char in_dir[128];
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	o = opts("x-%h-%Y%m%dT%H%M%SZ.csv");
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	ASSERT_OK(publisher__open(p, T0, header, strlen(header), &err),
+		  err.msg);
+	ASSERT_STREQ(publisher__name(p), "x-node1-20261130T071420Z.csv",
+		     "conversions and %h");
+	ASSERT_TRUE(exists(".x-node1-20261130T071420Z.csv.partial"),
+		    "written as a hidden partial");
+	publisher__free(p);
+
+	o = opts("fixed.csv.gz");
+	o.rotate_s = 3600;
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg)) {
+		ASSERT_TRUE(publisher__is_gzip(p), ".gz compresses");
+		ASSERT_OK(publisher__open(p, T0, header, strlen(header), &err),
+			  err.msg);
+		ASSERT_STREQ(publisher__name(p),
+			     "fixed-20261130T071420Z.csv.gz",
+			     "rotating: the start time before the extension");
+		publisher__free(p);
+	}
+	o = opts("x-%D.csv");
+	ASSERT_EQ(publisher__new(&p, &o, T0, &err), -EINVAL, "%D makes a /");
+	snprintf(in_dir, sizeof(in_dir), "%s/%%Y/x.csv", dir);
+	o.template = in_dir;
+	ASSERT_EQ(publisher__new(&p, &o, T0, &err), -EINVAL,
+		  "no conversion in the directory");
+	ASSERT_TRUE(strstr(err.msg, "file name") != NULL, err.msg);
+out:
+	teardown();
+}
+
+static void test_publish(void)
+{
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+	struct stat st;
+	char path[256], buf[1024];
+	int fd;
+
+	if (!setup())
+		return;
+	o = opts("out.csv");
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	ASSERT_OK(publisher__open(p, T0, header, strlen(header), &err),
+		  err.msg);
+	ASSERT_TRUE(!exists("out.csv"), "not visible while written");
+	ASSERT_OK(publisher__append(p, interval, strlen(interval), &err),
+		  err.msg);
+	ASSERT_OK(publisher__publish(p, &err), err.msg);
+	ASSERT_TRUE(exists("out.csv") && !exists(".out.csv.partial"),
+		    "renamed into place");
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	if (ASSERT_OK(stat(path, &st), "stat"))
+		ASSERT_EQ(st.st_mode & 0777, 0640, "created 0640");
+	fd = open(path, O_RDONLY);
+	buf[read(fd, buf, sizeof(buf) - 1)] = '\0';
+	close(fd);
+	ASSERT_EQ(strlen(buf), strlen(header) + strlen(interval), "content");
+
+	/* A second file of the same second gets "-1", never the first's. */
+	publisher__request_rotation(p);
+	ASSERT_TRUE(publisher__rotation_due(p, T0), "rotation asked");
+	ASSERT_OK(publisher__open(p, T0, header, strlen(header), &err),
+		  err.msg);
+	ASSERT_STREQ(publisher__name(p), "out-20261130T071420Z.csv",
+		     "later files of a fixed name are stamped");
+	/* The header alone is no file worth publishing. */
+	ASSERT_OK(publisher__publish(p, &err), err.msg);
+	ASSERT_EQ(nr_files(), 1, "header-only file deleted");
+	publisher__free(p);
+	/* The first name exists now: refused at start. */
+	ASSERT_EQ(publisher__new(&p, &o, T0, &err), -EEXIST, "exists");
+	ASSERT_TRUE(strstr(err.msg, "never replaces") != NULL, err.msg);
+out:
+	teardown();
+}
+
+/* A planted link at the output path is neither followed nor replaced. */
+static void test_symlink(void)
+{
+	char target[256], link[256], buf[16] = "";
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+	int fd;
+
+	if (!setup())
+		return;
+	snprintf(target, sizeof(target), "%s/target", dir);
+	fd = open(target, O_WRONLY | O_CREAT, 0600);
+	ASSERT_EQ(write(fd, "keep", 4), 4, "target written");
+	close(fd);
+	snprintf(link, sizeof(link), "%s/out.csv", dir);
+	ASSERT_OK(symlink(target, link), "symlink");
+	o = opts("out.csv");
+	ASSERT_EQ(publisher__new(&p, &o, T0, &err), -EEXIST, "link refused");
+	/* A link planted where the partial will go: another name is used. */
+	unlink(link);
+	snprintf(link, sizeof(link), "%s/.out.csv.partial", dir);
+	ASSERT_OK(symlink(target, link), "partial symlink");
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg)) {
+		ASSERT_OK(publisher__open(p, T0, header, strlen(header), &err),
+			  err.msg);
+		ASSERT_STREQ(publisher__name(p), "out-1.csv", "next free name");
+		publisher__free(p);
+	}
+	fd = open(target, O_RDONLY);
+	ASSERT_EQ(read(fd, buf, sizeof(buf)), 4, "target length");
+	close(fd);
+	ASSERT_STREQ(buf, "keep", "target untouched");
+	teardown();
+}
+
+static bool gunzip(const char *path, char *out, size_t len)
+{
+	gzFile gz = gzopen(path, "rb");
+	int n;
+
+	if (!gz)
+		return false;
+	n = gzread(gz, out, len - 1);
+	gzclose(gz);
+	out[n > 0 ? n : 0] = '\0';
+	return n > 0;
+}
+
+/* A crash leaves a torn last frame: the repair keeps the whole ones. */
+static void crash_and_repair(const char *name, const char *torn, size_t n,
+			     const char *final, bool gzip)
+{
+	struct publish_opts o = opts(name);
+	struct publisher *p;
+	struct error err = {};
+	char path[256], text[4096];
+	int fd;
+
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		return;
+	ASSERT_OK(publisher__open(p, T0, header, strlen(header), &err),
+		  err.msg);
+	for (int i = 0; i < 3; i++)
+		ASSERT_OK(publisher__append(p, interval, strlen(interval),
+					    &err),
+			  err.msg);
+	/* The interval in flight: its first bytes only, as a kill leaves. */
+	snprintf(path, sizeof(path), "%s/.%s.partial", dir, final);
+	fd = open(path, O_WRONLY | O_APPEND);
+	ASSERT_EQ(write(fd, torn, n), (ssize_t)n, "torn frame");
+	close(fd);
+	publisher__free(p); /* "killed": no publish */
+
+	ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg);
+	ASSERT_OK(publisher__recover(p, &err), err.msg);
+	publisher__free(p);
+	ASSERT_TRUE(strstr(notes, "3 whole intervals kept") != NULL, notes);
+	snprintf(path, sizeof(path), "%s/%s", dir, final);
+	if (gzip) {
+		ASSERT_TRUE(gunzip(path, text, sizeof(text)), "gunzip");
+	} else {
+		fd = open(path, O_RDONLY);
+		text[read(fd, text, sizeof(text) - 1)] = '\0';
+		close(fd);
+	}
+	ASSERT_EQ(strlen(text), strlen(header) + 3 * strlen(interval),
+		  "header and three whole intervals");
+	snprintf(path, sizeof(path), ".%s.partial", final);
+	ASSERT_TRUE(!exists(path), "the partial is gone");
+}
+
+static void test_repair_plain(void)
+{
+	/* Cut inside a quoted field that holds a newline and a comma. */
+	size_t cut = strchr(interval, '\n') - interval + 3;
+
+	if (!setup())
+		return;
+	crash_and_repair("r.csv", interval, cut, "r.csv", false);
+	teardown();
+}
+
+static void test_repair_gzip(void)
+{
+	char member[512];
+	uLongf n = sizeof(member);
+
+	if (!setup())
+		return;
+	/* Half a deflate stream: what a kill mid-write leaves. */
+	compress2((Bytef *)member, &n, (const Bytef *)interval,
+		  strlen(interval), 6);
+	crash_and_repair("r.csv.gz", member, n / 2, "r.csv.gz", true);
+	teardown();
+}
+
+/* A partial with no whole interval is deleted, not published. */
+static void test_repair_empty(void)
+{
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+	char path[256];
+	int fd;
+
+	if (!setup())
+		return;
+	snprintf(path, sizeof(path), "%s/.e.csv.partial", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0640);
+	ASSERT_EQ(write(fd, header, 10), 10, "torn header");
+	close(fd);
+	/* Not ours: another template's partial stays. */
+	snprintf(path, sizeof(path), "%s/.other.csv.partial", dir);
+	close(open(path, O_WRONLY | O_CREAT, 0640));
+	o = opts("e.csv");
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg)) {
+		ASSERT_OK(publisher__recover(p, &err), err.msg);
+		publisher__free(p);
+	}
+	ASSERT_TRUE(!exists(".e.csv.partial") && !exists("e.csv"),
+		    "deleted, nothing published");
+	ASSERT_TRUE(exists(".other.csv.partial"), "another pattern untouched");
+	teardown();
+}
+
+static void test_rotation_due(void)
+{
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	o = opts("t-%H%M%S.csv");
+	o.rotate_s = 60;
+	o.rotate_bytes = 4096;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	ASSERT_TRUE(publisher__rotation_due(p, T0), "no file yet");
+	publisher__open(p, T0, header, strlen(header), &err);
+	/* T0 is 07:14:20: the minute ends at 07:15:00, not at T0 + 60 s. */
+	ASSERT_TRUE(!publisher__rotation_due(p, T0 + 39 * 1000000000ull),
+		    "same minute");
+	ASSERT_TRUE(publisher__rotation_due(p, T0 + 40 * 1000000000ull),
+		    "next wall-clock minute");
+	for (int i = 0; i < 40; i++)
+		publisher__append(p, interval, strlen(interval), &err);
+	ASSERT_TRUE(publisher__rotation_due(p, T0), "past the size");
+	publisher__free(p);
+out:
+	teardown();
+}
+
+/* --keep: the oldest of this pattern go; nothing else is touched. */
+static void test_retention(void)
+{
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+	char path[256];
+
+	if (!setup())
+		return;
+	snprintf(path, sizeof(path), "%s/unrelated.csv", dir);
+	close(open(path, O_WRONLY | O_CREAT, 0640));
+	snprintf(path, sizeof(path), "%s/k-node2-20261130T071420Z.csv", dir);
+	close(open(path, O_WRONLY | O_CREAT, 0640)); /* another host's */
+	o = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 2;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	for (int i = 0; i < 4; i++) {
+		publisher__open(p, T0 + i * 1000000000ull, header,
+				strlen(header), &err);
+		publisher__append(p, interval, strlen(interval), &err);
+		ASSERT_OK(publisher__publish(p, &err), err.msg);
+	}
+	publisher__free(p);
+	ASSERT_TRUE(!exists("k-node1-20261130T071420Z.csv") &&
+			    !exists("k-node1-20261130T071421Z.csv"),
+		    "the two oldest deleted");
+	ASSERT_TRUE(exists("k-node1-20261130T071422Z.csv") &&
+			    exists("k-node1-20261130T071423Z.csv"),
+		    "the two newest kept");
+	ASSERT_TRUE(exists("unrelated.csv"), "another name untouched");
+	ASSERT_TRUE(exists("k-node2-20261130T071420Z.csv"),
+		    "another host's untouched");
+out:
+	teardown();
+}
+
+static const struct subtest tests[] = {
+	{ "names", test_names },
+	{ "publish", test_publish },
+	{ "symlink", test_symlink },
+	{ "repair_plain", test_repair_plain },
+	{ "repair_gzip", test_repair_gzip },
+	{ "repair_empty", test_repair_empty },
+	{ "rotation_due", test_rotation_due },
+	{ "retention", test_retention },
+	{ 0 },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, tests);
+}
