@@ -7,6 +7,7 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BPMC="$ROOT/bpmc"
 HELPERS="$ROOT/build/tests"
+HELPERS_PY="$ROOT/tests/helpers"
 TMP=$(mktemp -d /tmp/bpmc-test.XXXXXX)
 CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
 . "$ROOT/scripts/children.sh"

@@ -238,16 +238,17 @@ static int record_loop(struct record *r)
 	for (;;) {
 		sleep_until(next < deadline ? next : deadline);
 		now = clock_ns(CLOCK_MONOTONIC);
-		if (now < next && now < deadline && !stop_requested)
-			continue; /* woken by a signal we do not act on */
-		err = write_interval(r, now - last);
-		if (err || stop_requested || now >= deadline)
-			return err;
 		if (rotate_requested) {
+			/* SIGHUP: the file holds whole intervals; it goes now. */
 			rotate_requested = 0;
 			if (r->sink.ops->rotate)
 				r->sink.ops->rotate(&r->sink);
 		}
+		if (now < next && now < deadline && !stop_requested)
+			continue; /* woken by a signal, not a boundary */
+		err = write_interval(r, now - last);
+		if (err || stop_requested || now >= deadline)
+			return err;
 		last = now;
 		while (next <= now)
 			next += interval;

@@ -269,8 +269,10 @@ int publisher__new(struct publisher **out, const struct publish_opts *opts,
 			   p->dir, strerror(-ret));
 		goto fail;
 	}
-	/* Never replaced, and never followed if it is a link. */
-	if (!fstatat(p->dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+	/* A fixed name the user gave is never replaced, nor followed if it
+	 * is a link: say so now. A template's names take a "-N" instead. */
+	if (!p->has_conversion && !needs_stamp(p) &&
+	    !fstatat(p->dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 		ret = error__set(
 			err, EEXIST,
 			"output '%s/%s' exists: bpmc never replaces a file; move it away or name another",
