@@ -101,7 +101,8 @@ if ! id "$USER_" >/dev/null 2>&1; then
 	had_group=$(getent group "$USER_" >/dev/null && echo 1)
 	useradd --system --no-create-home --shell /usr/sbin/nologin "$USER_" ||
 		{ fail "cannot create the user $USER_"; exit 1; }
-	ATEXIT+=("userdel '$USER_' 2>/dev/null; [ -n '$had_group' ] || ! getent group '$USER_' >/dev/null || groupdel '$USER_'")
+	# After our processes, which userdel would refuse to orphan.
+	ATEXIT+=("end_children; userdel '$USER_' 2>/dev/null; [ -n '$had_group' ] || ! getent group '$USER_' >/dev/null || groupdel '$USER_'")
 	echo "  created the user $USER_ for this test"
 fi
 

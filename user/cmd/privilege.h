@@ -40,7 +40,8 @@ int privilege_prepare(const char *name, const char *output,
 		      struct privilege_target *target, struct error *err);
 
 /*
- * Becomes target for good: no supplementary groups, the bounding set
+ * Gives target the output files held open in its output directory, then
+ * becomes target for good: no supplementary groups, the bounding set
  * emptied where CAP_SETPCAP allows, no-new-privs, not dumpable, and
  * only the capabilities the loop needs on this kernel, found by trying
  * a read of c's BPF objects without any.
