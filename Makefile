@@ -78,7 +78,7 @@ endif
 # Keep every intermediate (objects, the skeleton): nothing is rebuilt twice.
 .SECONDARY:
 .SECONDEXPANSION:
-.PHONY: all deps run test bench format clean test-bins
+.PHONY: all deps run test bench format clean test-bins install uninstall
 
 all: bpmc
 
@@ -155,6 +155,43 @@ test: deps
 bench: deps
 	$(Q)$(MAKE) -s --no-print-directory all $(HELPER_BINS) $(BENCH_BINS)
 	$(Q)bench/run
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the docs, the
+# systemd unit (its paths follow PREFIX) and the sysusers.d entry of the
+# user bpmc, which is created only when installing to the real root.
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+DOCDIR := $(PREFIX)/share/doc/bpmc
+UNITDIR := $(PREFIX)/lib/systemd/system
+SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
+DOCS := README.md $(wildcard docs/*.md)
+
+install: bpmc
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	$(Q)install -m 0755 bpmc $(DESTDIR)$(BINDIR)/bpmc
+	$(Q)install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+		scripts/bpmc.service > $(DESTDIR)$(UNITDIR)/bpmc.service
+	$(Q)chmod 0644 $(DESTDIR)$(UNITDIR)/bpmc.service
+	$(Q)install -m 0644 scripts/bpmc.sysusers $(DESTDIR)$(SYSUSERSDIR)/bpmc.conf
+	$(Q)if [ -z "$(DESTDIR)" ]; then \
+		if command -v systemd-sysusers >/dev/null; then \
+			systemd-sysusers $(SYSUSERSDIR)/bpmc.conf; \
+		elif ! id bpmc >/dev/null 2>&1; then \
+			useradd --system --user-group --no-create-home \
+				--home-dir /var/lib/bpmc --shell /usr/sbin/nologin bpmc; \
+		fi; \
+	fi
+
+# Leaves the user bpmc and /var/lib/bpmc, which hold the recordings.
+uninstall:
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/bpmc $(DESTDIR)$(UNITDIR)/bpmc.service \
+		$(DESTDIR)$(SYSUSERSDIR)/bpmc.conf \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 format:
 	$(Q)clang-format -i bpf/*.c include/*.h $(USER_SRCS) \

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "cmd/privilege.h"
 #include "cmd/record.h"
 #include "common/util.h"
 #include "fds/counters.h"
@@ -344,9 +345,12 @@ static int record_setup(struct record *r)
 		return err;
 	}
 	/* Through the fd-based call, never the sysctl: it goes off with us. */
-	if (r->env.self_stats && collector__enable_stats(r->collector))
-		p_warn("cannot hold BPF run-time statistics on: %s; bpf_run_time_ns will read 0",
-		       strerror(errno));
+	err = r->env.self_stats ? collector__enable_stats(r->collector) : 0;
+	if (err == -EPERM)
+		p_warn("--self-stats needs CAP_SYS_ADMIN (bpf_enable_stats), which this process lacks: bpf_run_time_ns will read 0");
+	else if (err)
+		p_warn("--self-stats: cannot turn BPF run-time statistics on: %s; bpf_run_time_ns will read 0",
+		       strerror(-err));
 	self__init(&r->self, r->collector);
 	record_meta__build(&r->meta, &r->env, &r->events, r->host);
 	csv_sink__set_meta(&r->sink, r->meta.rows, r->meta.nr);
@@ -437,6 +441,9 @@ int cmd_record(int argc, char **argv)
 		p_err("cannot enable the counters: %s", strerror(-err));
 		goto cleanup;
 	}
+	/* Everything that needs privilege is open: give it up. */
+	if (r.env.user && privilege_drop_and_say(&r.env.target, r.collector))
+		goto cleanup;
 	if (strcmp(r.path, "-"))
 		p_info("recording %d event(s) on %d CPU(s) into '%s'",
 		       r.events.nr, cpus_possible(), r.path);

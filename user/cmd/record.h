@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cmd/opts.h"
+#include "cmd/privilege.h"
 
 struct record_env {
 	const char *events;
@@ -34,6 +35,7 @@ struct record_env {
 	uint64_t max_disk; /* --max-disk BYTES of them */
 	long backlog; /* --backlog N intervals held while writes fail */
 	const char *user; /* --user NAME: drop to it after setup */
+	struct privilege_target target; /* --user, checked at parse time */
 };
 
 extern const struct cmd_spec record_spec;

@@ -69,7 +69,8 @@ static const struct cmd_option record_options[] = {
 	  "intervals held in memory while the disk refuses\n"
 	  "writes (default 60); older ones are dropped, counted" },
 	{ "user", OPT_USER, required_argument, "NAME",
-	  "after setup, run as NAME with CAP_BPF and CAP_PERFMON" },
+	  "once set up as root, run as NAME, keeping no capability\n"
+	  "the kernel does not ask for (README: Capabilities)" },
 	{ "period", 'c', required_argument, "N", "sample every N events" },
 	{ "freq", 'F', required_argument, "HZ",
 	  "sample HZ times a second per CPU (default 997:\n"
@@ -269,6 +270,7 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 
 int record_parse_args(int argc, char **argv, struct record_env *env)
 {
+	struct error error = {};
 	int first, err;
 
 	err = cmd_parse(&record_spec, argc, argv, parse_option, env, &first);
@@ -286,6 +288,10 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 			&record_spec,
 			"'%s' has no meaning with --mode exact: it counts, it does not sample",
 			env->period ? "-c" : "-F");
+	else if (env->user &&
+		 privilege_prepare(env->user, env->output ? env->output : ".",
+				   &env->target, &error))
+		cmd_refuse(&record_spec, "%s", error.msg);
 	else
 		return 0;
 	return -EINVAL;
