@@ -82,17 +82,23 @@ spawn_in() {
 
 # start_record LOG ARGS...: starts bpmc record and waits until it counts.
 start_record() {
-	local log=$1 i
+	local log=$1
 	shift
 	spawn "$BPMC" record "$@" 2>"$log"
 	RECORD_PID=$SPAWNED
+	wait_recording "$log" "$RECORD_PID"
+}
+
+# wait_recording LOG PID: until bpmc says it records (after any drop).
+wait_recording() {
+	local i
 	for i in $(seq 100); do
-		grep -q "recording" "$log" 2>/dev/null && return 0
-		kill -0 "$RECORD_PID" 2>/dev/null || break
+		grep -q "recording" "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || break
 		sleep 0.1
 	done
 	echo "  bpmc record did not start:" >&2
-	cat "$log" >&2
+	cat "$1" >&2
 	return 1
 }
 

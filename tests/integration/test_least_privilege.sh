@@ -29,19 +29,6 @@ status_field() {
 	awk -v f="$2:" '$1 == f { $1 = ""; sub(/^ /, ""); print }' "/proc/$1/status"
 }
 
-# wait_recording LOG PID: until bpmc says it records (after any drop).
-wait_recording() {
-	local i
-	for i in $(seq 100); do
-		grep -q "recording" "$1" 2>/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "  bpmc record did not start:" >&2
-	cat "$1" >&2
-	return 1
-}
-
 # burn_and_check NAME CSV PID: makes a cgroup now, burns 50 % of a CPU in
 # it for 4 s, waits for bpmc (PID), then compares with cpu.stat.
 burn_and_check() {

@@ -203,7 +203,8 @@ static int write_interval(struct csv_sink *c, uint64_t start_ns,
 	return ret;
 }
 
-static void drop_oldest(struct csv_sink *c)
+/* Forgets the oldest held interval: written, or dropped. */
+static void pop_held(struct csv_sink *c)
 {
 	struct held *h = c->head;
 
@@ -213,6 +214,11 @@ static void drop_oldest(struct csv_sink *c)
 	c->nr_held--;
 	c->held_bytes -= h->cap;
 	free(h);
+}
+
+static void drop_oldest(struct csv_sink *c)
+{
+	pop_held(c);
 	c->lost_unwritten++;
 	c->lost_total++;
 	if (!c->dropping)
@@ -266,12 +272,7 @@ static void write_held(struct csv_sink *c)
 			c->failing = true;
 			return;
 		}
-		c->head = h->next;
-		if (!c->head)
-			c->tail = NULL;
-		c->nr_held--;
-		c->held_bytes -= h->cap;
-		free(h);
+		pop_held(c);
 		c->written_while_failing++;
 	}
 	if (c->failing)
