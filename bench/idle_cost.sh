@@ -17,6 +17,9 @@ b=$(cpu_ticks "$pid") t1=$(date +%s.%N)
 wait "$pid"
 awk -v a="$a" -v b="$b" -v hz="$HZ" -v t0="$t0" -v t1="$t1" 'BEGIN {
 	printf "idle_cpu_pct %.3f\n", 100 * (b - a) / hz / (t1 - t0) }'
-awk -F, '$4 == "self" && ($10 == "cpu_user_ns" || $10 == "cpu_system_ns") { s += $11 }
-	$4 == "system" { n++ }
-	END { printf "idle_cpu_pct_self_rows %.3f\n", n ? 100 * s / 1e9 / n : 0 }' "$TMP/idle.csv"
+# By header name, through the strict reader: text fields are quoted.
+python3 "$ROOT/tests/helpers/csv_fields.py" "$TMP/idle.csv" | awk -F '\037' '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["scope"] == "self" && ($c["event"] == "cpu_user_ns" || $c["event"] == "cpu_system_ns") { s += $c["count"] }
+	$c["scope"] == "system" { n++ }
+	END { printf "idle_cpu_pct_self_rows %.3f\n", n ? 100 * s / 1e9 / n : 0 }'

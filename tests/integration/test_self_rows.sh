@@ -14,7 +14,7 @@ for m in bpf_run_time_ns cpu_user_ns cpu_system_ns peak_rss_bytes samples_lost; 
 	[ "$n" -eq "$intervals" ] || fail "$n $m rows for $intervals intervals"
 done
 csv_awk '$col("scope") == "self" && $col("event") == "bpf_run_time_ns" { t += $col("count"); r += $col("samples") }
-	$col("scope") == "self" && $col("event") == "peak_rss_bytes" { rss = $col("count") }
+	$col("scope") == "self" && $col("event") == "peak_rss_bytes" { rss = $col("value") }
 	$col("scope") == "self" && $col("event") == "samples_lost" { lost += $col("count") }
 	END { printf "  BPF: %d runs, %.0f ns/run; peak RSS %.1f MiB; samples lost %d\n", r, r ? t / r : 0, rss / 1048576, lost
 	      exit !(r > 0 && t > 0 && rss > 1048576 && lost == 0) }' "$TMP/out.csv" ||

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/escape.h"
 #include "sinks/csv.h"
 #include "test.h"
 
@@ -37,19 +38,18 @@ static long field(char *out, size_t len, const char *s)
 	return b.truncated ? -1 : (long)b.len;
 }
 
+/* Text is always quoted (DuckDB's sniffer sees quotes from the first
+ * row); an empty text is an empty field, NULL to SQL. */
 static void test_field_plain(void)
 {
 	char buf[64];
 
-	ASSERT_EQ(field(buf, sizeof(buf), "cpu-clock"), 9, "len");
-	ASSERT_STREQ(buf, "cpu-clock", "plain");
+	ASSERT_EQ(field(buf, sizeof(buf), "cpu-clock"), 11, "len");
+	ASSERT_STREQ(buf, "\"cpu-clock\"", "plain");
 	ASSERT_EQ(field(buf, sizeof(buf), ""), 0, "empty len");
 	ASSERT_STREQ(buf, "", "empty");
-	/* Spaces are data in RFC 4180, not a reason to quote. */
-	ASSERT_EQ(field(buf, sizeof(buf), "   "), 3, "spaces len");
-	ASSERT_STREQ(buf, "   ", "spaces");
-	ASSERT_EQ(field(buf, sizeof(buf), " a b "), 5, "inner spaces len");
-	ASSERT_STREQ(buf, " a b ", "inner spaces");
+	ASSERT_EQ(field(buf, sizeof(buf), " a b "), 7, "inner spaces len");
+	ASSERT_STREQ(buf, "\" a b \"", "inner spaces");
 }
 
 static void test_field_quoted(void)
@@ -62,12 +62,47 @@ static void test_field_quoted(void)
 	ASSERT_STREQ(buf, "\"a\"\"b\"", "quote doubled");
 	ASSERT_EQ(field(buf, sizeof(buf), "\""), 4, "lone quote len");
 	ASSERT_STREQ(buf, "\"\"\"\"", "lone quote");
-	ASSERT_EQ(field(buf, sizeof(buf), "a\nb"), 5, "newline len");
-	ASSERT_STREQ(buf, "\"a\nb\"", "newline");
-	ASSERT_EQ(field(buf, sizeof(buf), "a\rb"), 5, "cr len");
-	ASSERT_STREQ(buf, "\"a\rb\"", "cr");
 	ASSERT_EQ(field(buf, sizeof(buf), "x,\"y\""), 9, "mixed len");
 	ASSERT_STREQ(buf, "\"x,\"\"y\"\"\"", "mixed");
+}
+
+/*
+ * Every row is one line of valid UTF-8: control characters and bytes
+ * that are no valid UTF-8 become \xHH, a backslash \\; valid UTF-8
+ * passes as it is.
+ */
+static void test_field_escaped(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "a\nb", "\"a\\x0Ab\"" },
+		{ "a\rb", "\"a\\x0Db\"" },
+		{ "\x01\x1f\x7f", "\"\\x01\\x1F\\x7F\"" },
+		{ "\xff\xfe\n", "\"\\xFF\\xFE\\x0A\"" },
+		{ "c:\\x", "\"c:\\\\x\"" }, /* a backslash is escaped */
+		{ "na\xc3\xafve \xe2\x82\xac \xf0\x9f\x90\xa7", /* UTF-8 */
+		  "\"na\xc3\xafve \xe2\x82\xac \xf0\x9f\x90\xa7\"" },
+		{ "\xc0\xaf", "\"\\xC0\\xAF\"" }, /* overlong '/' */
+		{ "\xed\xa0\x80", "\"\\xED\\xA0\\x80\"" }, /* a surrogate */
+		{ "\xf4\x90\x80\x80",
+		  "\"\\xF4\\x90\\x80\\x80\"" }, /* > U+10FFFF */
+		{ "\xe2\x82", "\"\\xE2\\x82\"" }, /* cut sequence */
+	};
+	char buf[128], back[64];
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		field(buf, sizeof(buf), cases[i].in);
+		ASSERT_STREQ(buf, cases[i].want, cases[i].in);
+		/* Reversible: strip the quotes, unescape, get the bytes. */
+		buf[strlen(buf) - 1] = '\0';
+		if (ASSERT_OK(unescape_text(buf + 1, back, sizeof(back), &n),
+			      "unescape"))
+			ASSERT_STREQ(back, cases[i].in, "round trip");
+	}
+	ASSERT_ERR(unescape_text("\\q", back, sizeof(back), &n), "bad escape");
+	ASSERT_ERR(unescape_text("\\x4", back, sizeof(back), &n), "short hex");
 }
 
 static void test_field_null(void)
@@ -92,8 +127,8 @@ static void test_field_append(void)
 	csv_put_field(&b, "a");
 	strbuf__putc(&b, ',');
 	csv_put_field(&b, "b,c");
-	ASSERT_EQ(b.len, 7, "len");
-	ASSERT_STREQ(buf, "a,\"b,c\"", "appended");
+	ASSERT_EQ(b.len, 9, "len");
+	ASSERT_STREQ(buf, "\"a\",\"b,c\"", "appended");
 }
 
 /*
@@ -163,10 +198,11 @@ static void test_row_cgroup(void)
 	};
 
 	in.end_realtime_ns = known_ns(123000000);
-	check_row(&in, &r,
-		  "2026-11-30T07:14:20.123Z,node1,1000,cgroup,4242,"
-		  "/system.slice/sshd.service,,,,cpu-clock,123456,12,87.5,,,\n",
-		  "cgroup row");
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.123Z,\"node1\",1000,\"cgroup\",4242,"
+		"\"/system.slice/sshd.service\",,,,\"cpu-clock\",123456,12,87.5,,,\n",
+		"cgroup row");
 }
 
 static void test_row_process(void)
@@ -186,10 +222,11 @@ static void test_row_process(void)
 	};
 
 	in.end_realtime_ns = known_ns(0);
-	check_row(&in, &r,
-		  "2026-11-30T07:14:20.000Z,node1,1000,process,1,/,1234,,nginx,"
-		  "page-faults,7,7,100.0,,,\n",
-		  "process row");
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.000Z,\"node1\",1000,\"process\",1,\"/\",1234,,"
+		"\"nginx\",\"page-faults\",7,7,100.0,,,\n",
+		"process row");
 }
 
 static void test_row_thread(void)
@@ -210,15 +247,16 @@ static void test_row_thread(void)
 	in.end_realtime_ns = known_ns(5000000);
 	check_row(
 		&in, &r,
-		"2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,0,0,swapper,"
-		"cycles,18446744073709551615,0,0.0,,,\n",
+		"2026-11-30T07:14:20.005Z,\"node1\",1000,\"thread\",99,\"/a\",0,0,\"swapper\","
+		"\"cycles\",18446744073709551615,0,0.0,,,\n",
 		"thread row");
 	r.pid = 4194304;
 	r.tid = 4194305;
-	check_row(&in, &r,
-		  "2026-11-30T07:14:20.005Z,node1,1000,thread,99,/a,4194304,"
-		  "4194305,swapper,cycles,18446744073709551615,0,0.0,,,\n",
-		  "large ids");
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.005Z,\"node1\",1000,\"thread\",99,\"/a\",4194304,"
+		"4194305,\"swapper\",\"cycles\",18446744073709551615,0,0.0,,,\n",
+		"large ids");
 }
 
 static void test_row_quoting(void)
@@ -238,10 +276,11 @@ static void test_row_quoting(void)
 
 	in.host = "h\"1";
 	in.end_realtime_ns = known_ns(0);
-	check_row(&in, &r,
-		  "2026-11-30T07:14:20.000Z,\"h\"\"1\",1000,thread,5,\"/x,y\","
-		  "10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1,0.0,,,\n",
-		  "quoted fields");
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.000Z,\"h\"\"1\",1000,\"thread\",5,\"/x,y\","
+		"10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1,0.0,,,\n",
+		"quoted fields");
 }
 
 static void test_row_null_strings(void)
@@ -259,9 +298,10 @@ static void test_row_null_strings(void)
 
 	in.host = NULL;
 	in.end_realtime_ns = known_ns(0);
-	check_row(&in, &r,
-		  "2026-11-30T07:14:20.000Z,,1000,cgroup,77,,,,,e,1,0,0.0,,,\n",
-		  "null strings empty");
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.000Z,,1000,\"cgroup\",77,,,,,\"e\",1,0,0.0,,,\n",
+		"null strings empty");
 }
 
 static void test_row_interval_ms(void)
@@ -297,7 +337,7 @@ static void test_row_interval_ms(void)
 		in.length_ns = cases[i].ns;
 		snprintf(
 			want, sizeof(want),
-			"2026-11-30T07:14:20.000Z,node1,%s,cgroup,1,/,,,,e,1,1,0.0,,,\n",
+			"2026-11-30T07:14:20.000Z,\"node1\",%s,\"cgroup\",1,\"/\",,,,\"e\",1,1,0.0,,,\n",
 			cases[i].ms);
 		check_row(&in, &r, want, "interval_ms");
 	}
@@ -318,10 +358,11 @@ static void test_row_system(void)
 	};
 
 	in.end_realtime_ns = known_ns(0);
-	check_row(&in, &r,
-		  "2026-11-30T07:14:20.000Z,node1,1000,system,,,,,,cpu-clock,"
-		  "2000000000,1990,50.0,,,\n",
-		  "system row");
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.000Z,\"node1\",1000,\"system\",,,,,,\"cpu-clock\","
+		"2000000000,1990,50.0,,,\n",
+		"system row");
 }
 
 static void test_row_container(void)
@@ -343,11 +384,12 @@ static void test_row_container(void)
 	};
 
 	in.end_realtime_ns = known_ns(0);
-	check_row(&in, &r,
-		  "2026-11-30T07:14:20.000Z,node1,1000,process,9,"
-		  "/kubepods/pod1/abc,10,,app,e,1,1,100.0,cri://abc,"
-		  "3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b,\n",
-		  "container and pod");
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.000Z,\"node1\",1000,\"process\",9,"
+		"\"/kubepods/pod1/abc\",10,,\"app\",\"e\",1,1,100.0,\"cri://abc\","
+		"\"3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b\",\n",
+		"container and pod");
 }
 
 static void test_row_matches_header(void)
@@ -424,6 +466,7 @@ static const struct subtest tests[] = {
 	{ "row_boundary", test_row_boundary },
 	{ "field_plain", test_field_plain },
 	{ "field_quoted", test_field_quoted },
+	{ "field_escaped", test_field_escaped },
 	{ "field_null", test_field_null },
 	{ "field_append", test_field_append },
 	{ "field_truncated", test_field_truncated },

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <unistd.h>
 
 #include "rows/self.h"
@@ -24,8 +25,9 @@ int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 		.pid = getpid(),
 		.tid = -1,
 		.comm = "bpmc",
-		.running_pct = 100.0,
+		.running_pct = -1,
 	};
+	char rss[24];
 	struct {
 		const char *event;
 		uint64_t count, samples;
@@ -49,6 +51,15 @@ int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 		r.event = m[i].event;
 		r.count = m[i].count;
 		r.samples = i ? 0 : m[i].samples;
+		/* A gauge, not a delta: in value, so that summing count
+		 * over a file stays right. */
+		r.no_count = i == 3;
+		r.value = NULL;
+		if (r.no_count) {
+			snprintf(rss, sizeof(rss), "%llu",
+				 (unsigned long long)m[i].count);
+			r.value = rss;
+		}
 		err = sink->ops->write_row(sink, &r);
 	}
 	s->prog = prog;

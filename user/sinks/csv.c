@@ -7,23 +7,36 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/escape.h"
 #include "common/strbuf.h"
 #include "sinks/csv.h"
 
+/*
+ * Text fields are always quoted: a sniffer (DuckDB's reads the first
+ * rows) then sees quoting from the first row on, whatever comes 20,000
+ * rows later. Escaping (common/escape.h) leaves no CR or LF, so a row is
+ * one line; a quote is doubled.
+ */
 void csv_put_field(struct strbuf *b, const char *s)
 {
-	if (!s)
+	char esc[4 * CSV_FIELD_MAX + 1];
+	struct strbuf e;
+	const char *p, *q;
+
+	if (!s || !*s) /* no text: an empty field, NULL to SQL */
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf__puts(b, s);
+	strbuf__init(&e, esc, sizeof(esc), 0);
+	escape_text(&e, s);
+	if (e.truncated) { /* longer than any field bpmc writes */
+		b->truncated = true;
 		return;
 	}
 	strbuf__putc(b, '"');
-	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
-		strbuf__put(b, s, q + 1 - s); /* through the quote ... */
+	for (p = esc; (q = strchr(p, '"')); p = q + 1) {
+		strbuf__put(b, p, q + 1 - p); /* through the quote ... */
 		strbuf__putc(b, '"'); /* ... which is doubled */
 	}
-	strbuf__puts(b, s);
+	strbuf__puts(b, p);
 	strbuf__putc(b, '"');
 }
 
@@ -76,11 +89,14 @@ void csv_format_fields(struct strbuf *b, const struct row *r)
 	strbuf__putc(b, ',');
 	csv_put_field(b, r->event);
 	strbuf__putc(b, ',');
-	strbuf__put_u64(b, r->count);
+	if (!r->no_count)
+		strbuf__put_u64(b, r->count);
 	strbuf__putc(b, ',');
-	strbuf__put_u64(b, r->samples);
+	if (!r->no_count)
+		strbuf__put_u64(b, r->samples);
 	strbuf__putc(b, ',');
-	strbuf__put_tenths(b, r->running_pct);
+	if (r->running_pct >= 0)
+		strbuf__put_tenths(b, r->running_pct);
 	strbuf__putc(b, ',');
 	csv_put_field(b, r->container);
 	strbuf__putc(b, ',');
@@ -141,8 +157,13 @@ static size_t next_record(const char *data, size_t len, size_t at, int a, int b,
 	return 0;
 }
 
+/* A raw field, quoted or not (v4 wrote scopes bare, v5 quotes them). */
 static bool field_is(const char *f, size_t n, const char *want)
 {
+	if (f && n >= 2 && f[0] == '"' && f[n - 1] == '"') {
+		f++;
+		n -= 2;
+	}
 	return f && n == strlen(want) && !memcmp(f, want, n);
 }
 

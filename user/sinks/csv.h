@@ -9,7 +9,9 @@
 #include "common/strbuf.h"
 #include "sinks/sink.h"
 
-#define CSV_SCHEMA_VERSION 4
+#define CSV_SCHEMA_VERSION 5
+/* The longest text a field holds: a cgroup path, at most. */
+#define CSV_FIELD_MAX 4096
 /* The columns up to v3's, which the repair of a file checks. */
 #define CSV_HEADER_V4_PREFIX \
 	"time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples,running_pct,container,pod"
@@ -21,7 +23,8 @@
  */
 #define CSV_INTERVAL_END_EVENT "intervals_lost"
 
-/* Appends s as one RFC 4180 field (NULL: an empty one). */
+/* Appends s as one quoted RFC 4180 field, escaped (NULL: an empty,
+ * unquoted field, which SQL engines read as NULL). */
 void csv_put_field(struct strbuf *b, const char *s);
 /* ISO 8601 UTC with milliseconds: 2026-11-30T07:14:20.123Z */
 void csv_time(char *out, size_t len, uint64_t realtime_ns);

@@ -11,8 +11,8 @@
 #include "sinks/csv_sink.h"
 #include "sinks/publish.h"
 
-/* The longest row: any path, comm and event name together fit. */
-#define ROW_MAX 16384
+/* The longest row: every field at its longest, escaped, fits. */
+#define ROW_MAX 65536
 #define PREFIX_MAX 512
 /* Beyond --backlog intervals, the backlog also stops at this size. */
 #define BACKLOG_MAX_BYTES (128u << 20)
@@ -101,7 +101,7 @@ static int format_interval_end(struct csv_sink *c, const char *prefix,
 		.comm = "bpmc",
 		.event = CSV_INTERVAL_END_EVENT,
 		.count = c->lost_unwritten,
-		.running_pct = 100.0,
+		.running_pct = -1,
 	};
 	struct strbuf b;
 
@@ -130,6 +130,8 @@ static int format_header(struct csv_sink *c, const char *prefix,
 			.pid = -1,
 			.tid = -1,
 			.event = m->key,
+			.running_pct = -1,
+			.no_count = true,
 			.value = m->value,
 		};
 

@@ -24,8 +24,10 @@ struct row {
 	const char *event;
 	uint64_t count;
 	uint64_t samples;
-	double running_pct; /* the event's time running / enabled, in % */
-	const char *value; /* (v4) meta and encoding rows' text, or NULL */
+	double running_pct; /* the event's time running / enabled, in %;
+			     * < 0: none (self, meta and encoding rows) */
+	bool no_count; /* count and samples empty: meta, encoding, gauges */
+	const char *value; /* (v4) meta, encoding and gauge rows' text */
 };
 
 struct interval_info {

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text as bpmc writes it, in every sink (docs/csv-schema.md, "Text"):
+ * valid UTF-8 passes through; every byte that is not part of a valid
+ * UTF-8 sequence, and every control character (U+0000 to U+001F and
+ * U+007F), is written as \xHH (two upper-case hex digits); a backslash
+ * is written as \\. The result is valid UTF-8 without a control
+ * character, so one row is one line, and the original bytes come back
+ * by replacing \\ with \ and \xHH with the byte HH.
+ */
+#ifndef BPMC_COMMON_ESCAPE_H
+#define BPMC_COMMON_ESCAPE_H
+
+#include <stddef.h>
+
+#include "common/strbuf.h"
+
+/* Appends the escaped text of s (NUL-terminated). */
+void escape_text(struct strbuf *b, const char *s);
+/*
+ * The inverse: writes the original bytes of escaped text into out (len
+ * bytes, NUL added); -EINVAL on a malformed escape.
+ */
+int unescape_text(const char *s, char *out, size_t len, size_t *n);
+
+#endif
