@@ -153,6 +153,32 @@ static struct cgroup_entry *cache_find(const struct cgroups *cg, uint64_t id)
 	return NULL;
 }
 
+/*
+ * A path longer than CGROUP_PATH_MAX keeps its first and last parts,
+ * whole components, around "/...(N bytes cut)/": rows stay within any
+ * reader's limits and still name the hierarchy and the leaf (where the
+ * container id is), and nobody takes it for a cgroup never seen.
+ */
+static char *display_path(const char *path)
+{
+	size_t n = strlen(path), head, tail;
+	char *out;
+
+	if (n <= CGROUP_PATH_MAX)
+		return strdup(path);
+	head = CGROUP_PATH_MAX / 4;
+	while (head > 1 && path[head] != '/')
+		head--;
+	tail = n - (CGROUP_PATH_MAX - CGROUP_PATH_MAX / 4 - 64);
+	while (tail < n && path[tail] != '/')
+		tail++;
+	out = malloc(CGROUP_PATH_MAX + 1);
+	if (out)
+		snprintf(out, CGROUP_PATH_MAX + 1, "%.*s/...(%zu bytes cut)%s",
+			 (int)head, path, tail - head, path + tail);
+	return out;
+}
+
 static int cache_put(struct cgroups *cg, uint64_t id, const char *path)
 {
 	size_t b;
@@ -162,7 +188,7 @@ static int cache_put(struct cgroups *cg, uint64_t id, const char *path)
 		return 0;
 	if ((cg->nr + 1) * 2 > cg->cap && cache_grow(cg))
 		return -ENOMEM;
-	copy = strdup(path);
+	copy = display_path(path);
 	if (!copy)
 		return -ENOMEM;
 	for (b = bucket(id, cg->cap); cg->tab[b].id;
@@ -217,10 +243,12 @@ static int walk(struct cgroups *cg, int fd_dir, char *path, size_t len,
 
 static int cgroups__scan(struct cgroups *cg)
 {
-	char path[4096] = "";
+	/* Paths of any depth: cgroupfs has no PATH_MAX, only our rows do. */
+	static __thread char path[65536];
 	struct stat st;
 	int fd, err;
 
+	path[0] = '\0';
 	cg->scanned_this_interval = true;
 	cg->scans++;
 	fd = open(cg->mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -12,6 +12,9 @@
 #include "common/error.h"
 #include "identity/containers.h"
 
+/* Longer paths are shortened, with a marker (docs/csv-schema.md). */
+#define CGROUP_PATH_MAX 4000
+
 struct cgroup_info {
 	char *path; /* relative to the mount, "/" for the root */
 	struct container_ref ref;
