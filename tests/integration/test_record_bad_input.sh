@@ -53,6 +53,20 @@ expect_refusal "'--rollup=abc'" --rollup=abc "${O[@]}"
 expect_refusal "'containers'" --by containers "${O[@]}"
 expect_refusal "/proc/bpmc-nonexistent" -o /proc/bpmc-nonexistent/x.csv
 expect_refusal "'$TMP'" -o "$TMP"
+# Rates the kernel or the host cannot take, named for what they are.
+expect_refusal "period 1000 of 'cpu-clock'" -e cpu-clock -c 1000 "${O[@]}"
+expect_refusal "'-c' and '-F'" -e cpu-clock -c 100000 -F 99 "${O[@]}"
+expect_refusal "'period=-1'" -e cpu-clock:period=-1 "${O[@]}"
+expect_refusal "'period=99999999999999999999'" -e cpu-clock:period=99999999999999999999 "${O[@]}"
+expect_refusal "above kernel.perf_event_max_sample_rate" -e cpu-clock:freq=999999 "${O[@]}"
+expect_refusal "'-d 1.2345'" -d 1.2345 "${O[@]}"
+# A FIFO without a reader: refused at once, not a hang in open().
+mkfifo "$TMP/fifo"
+SECONDS=0
+expect_refusal "has no reader" -e cpu-clock -d 1 -o "$TMP/fifo"
+[ "$SECONDS" -le 3 ] || fail "a FIFO without a reader took $SECONDS s to refuse"
+expect_refusal "streams: --rotate" -e cpu-clock -d 1 -o - --rotate 1h
+
 # Default file name: a refused run must not create bpmc-HOST-*.csv here.
 expect_refusal "'nosuchevent'" -e nosuchevent
 

@@ -68,6 +68,13 @@ files=("$D"/h*.csv)
 python3 "$CHECK" --runs 200 "${files[@]}" >"$TMP/hup.runs" || fail "files around SIGHUP are not whole or have a gap"
 echo "  SIGHUP twice: $(ls "$D" | tr '\n' ' ')"
 
+# Extensions without case; -d to the millisecond.
+"$BPMC" record -e cpu-clock -I 500 -d 1.5 -o "$TMP/case.CSV.GZ" 2>"$TMP/log.case" ||
+	fail "record -d 1.5 -o x.CSV.GZ: $(cat "$TMP/log.case")"
+gzip -t "$TMP/case.CSV.GZ" 2>/dev/null || fail "x.CSV.GZ is not gzip"
+n=$(python3 "$CHECK" "$TMP/case.CSV.GZ" | wc -l)
+[ "$n" -eq 3 ] || fail "-d 1.5 -I 500 wrote $n intervals, want 3"
+
 # A link planted at the output path: refused, never followed.
 echo precious >"$TMP/target"
 ln -s "$TMP/target" "$TMP/link.csv"

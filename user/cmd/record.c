@@ -79,13 +79,17 @@ static int open_sink(struct record *r)
 	};
 
 	r->sink.notice = on_notice;
-	if (!strcmp(r->path, "-") && (r->env.rotate_s || r->env.rotate_bytes ||
-				      r->env.keep || r->env.max_disk))
-		return cmd_refuse(
-			&record_spec,
-			"'-o -' streams: --rotate, --keep and --max-disk need files");
 	if (csv_sink__new(&r->sink, &cfg))
 		return cmd_refuse(&record_spec, "%s", r->sink.error.msg);
+	if (csv_sink__is_stream(&r->sink) &&
+	    (r->env.rotate_s || r->env.rotate_bytes || r->env.keep ||
+	     r->env.max_disk)) {
+		r->sink.ops->close(&r->sink);
+		return cmd_refuse(
+			&record_spec,
+			"'-o %s' streams: --rotate, --keep and --max-disk need files",
+			r->path);
+	}
 	return 0;
 }
 
@@ -234,8 +238,8 @@ static int record_loop(struct record *r)
 	uint64_t next = start + interval, deadline = UINT64_MAX, now;
 	int err;
 
-	if (r->env.duration_s)
-		deadline = start + r->env.duration_s * 1000000000ull;
+	if (r->env.duration_ms)
+		deadline = start + r->env.duration_ms * 1000000ull;
 	for (;;) {
 		sleep_until(next < deadline ? next : deadline);
 		now = clock_ns(CLOCK_MONOTONIC);
@@ -326,6 +330,18 @@ static int record_setup(struct record *r)
 
 	for (int e = 0; e < r->events.nr; e++) {
 		bopts->leader[e] = r->events.ev[e].leader;
+		const struct event *ev = &r->events.ev[e];
+		uint64_t period = ev->attr.freq ? 0 : ev->attr.sample_period,
+			 min;
+
+		if (!r->env.exact && !period && !ev->attr.freq)
+			period = r->env.period;
+		if (period && counters__check_period(ev, period, &min)) {
+			p_err("period %llu of '%s' samples faster than kernel.perf_event_max_sample_rate allows: want a period of %llu or more",
+			      (unsigned long long)period, ev->name,
+			      (unsigned long long)min);
+			return -EINVAL;
+		}
 		if (r->env.exact && r->events.ev[e].own_period) {
 			p_err("event '%s' sets a period or frequency, which has no meaning with --mode exact",
 			      r->events.ev[e].name);

@@ -15,7 +15,7 @@ struct record_env {
 	const char *output;
 	const char *pmu;
 	long interval_ms;
-	long duration_s;
+	uint64_t duration_ms; /* -d, in seconds with up to 3 decimals */
 	uint64_t period;
 	long freq;
 	bool freq_given;

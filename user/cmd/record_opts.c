@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdio.h>
@@ -11,6 +12,35 @@
 #include "cmd/record.h"
 #include "common/scope.h"
 #include "common/util.h"
+
+/* Seconds with at most 3 decimals, up to 100 years: "2", "1.5", "0.25". */
+static int parse_seconds_ms(const char *s, uint64_t *ms)
+{
+	uint64_t whole = 0, frac = 0, scale = 1000;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		whole = whole * 10 + (*p - '0');
+		if (whole > 100ull * 365 * 86400)
+			return -ERANGE;
+	}
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return -EINVAL;
+		for (; isdigit((unsigned char)*p); p++) {
+			if (scale == 1)
+				return -EINVAL; /* finer than a millisecond */
+			scale /= 10;
+			frac += (*p - '0') * scale;
+		}
+	}
+	if (*p)
+		return -EINVAL;
+	*ms = whole * 1000 + frac;
+	return *ms ? 0 : -EINVAL;
+}
 
 /* A tolerance: a non-negative decimal number of percent. */
 static int parse_percent(const char *s, double *out)
@@ -158,10 +188,10 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				arg);
 		return 0;
 	case 'd':
-		if (parse_long(arg, 1, 100L * 365 * 86400, &env->duration_s))
+		if (parse_seconds_ms(arg, &env->duration_ms))
 			return error__set(
 				err, EINVAL,
-				"invalid duration '-d %s': want a positive number of seconds",
+				"invalid duration '-d %s': want a positive number of seconds, to the ms (1.5)",
 				arg);
 		return 0;
 	case 'o':
@@ -283,6 +313,10 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 		cmd_refuse(
 			&record_spec,
 			"'-G' filters the cgroup v2 tree: it cannot go with --cgroup-v1");
+	else if (env->period && env->freq_given)
+		cmd_refuse(
+			&record_spec,
+			"'-c' and '-F' both set the sampling rate: give one");
 	else if (env->exact && (env->period || env->freq_given))
 		cmd_refuse(
 			&record_spec,

@@ -95,6 +95,18 @@ const char *counters__open_reason(const struct event *ev,
 	bool sampling = attr->sample_period != 0; /* sample_freq shares it */
 	long max_rate;
 
+	/* The true cause first: a rate or period the kernel refuses for
+	 * every PMU is no sign that this PMU cannot sample. */
+	if (err == EINVAL && attr->freq && !perf_max_sample_rate(&max_rate) &&
+	    attr->sample_freq > (uint64_t)max_rate) {
+		snprintf(
+			buf, len,
+			"frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
+			(unsigned long long)attr->sample_freq, max_rate);
+		return buf;
+	}
+	if (err == EINVAL && !attr->freq && attr->sample_period >> 63)
+		return "the period is above 2^63-1, the kernel's limit";
 	if (sampling && (err == EINVAL || err == EOPNOTSUPP) &&
 	    counts_without_sampling(attr, cpu))
 		return "its PMU cannot sample; it can only count";
@@ -111,20 +123,47 @@ const char *counters__open_reason(const struct event *ev,
 		return "not permitted: bpmc needs CAP_PERFMON or root";
 	case EMFILE:
 		return "too many open files (raise ulimit -n)";
-	case EINVAL:
-		if (attr->freq && !perf_max_sample_rate(&max_rate) &&
-		    attr->sample_freq > (uint64_t)max_rate) {
-			snprintf(
-				buf, len,
-				"frequency %llu is above kernel.perf_event_max_sample_rate (%ld)",
-				(unsigned long long)attr->sample_freq,
-				max_rate);
-			return buf;
-		}
-		/* fall through */
 	default:
 		return strerror(err);
 	}
+}
+
+/*
+ * The events whose rate is known: a timer counts nanoseconds, and a core
+ * runs at most a few GHz, retiring a few instructions a cycle. NULL
+ * rate: unknown (the kernel's throttling is then the only bound).
+ */
+static uint64_t expected_rate(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+	     a->config == PERF_COUNT_SW_TASK_CLOCK))
+		return 1000000000ull;
+	if (a->type == PERF_TYPE_HARDWARE &&
+	    (a->config == PERF_COUNT_HW_CPU_CYCLES ||
+	     a->config == PERF_COUNT_HW_REF_CPU_CYCLES ||
+	     a->config == PERF_COUNT_HW_BUS_CYCLES))
+		return 6000000000ull;
+	if (a->type == PERF_TYPE_HARDWARE &&
+	    a->config == PERF_COUNT_HW_INSTRUCTIONS)
+		return 30000000000ull;
+	return 0;
+}
+
+int counters__check_period(const struct event *ev, uint64_t period,
+			   uint64_t *min)
+{
+	uint64_t rate = expected_rate(&ev->attr);
+	long max_rate;
+
+	*min = 1;
+	if (!rate || perf_max_sample_rate(&max_rate) || max_rate <= 0)
+		return 0;
+	/* -c 1000 on cpu-clock was a 1 us timer: 8 busy loops then froze
+	 * this VM for minutes. No faster than the kernel lets any event
+	 * sample. */
+	*min = (rate + max_rate - 1) / max_rate;
+	return period < *min ? -ERANGE : 0;
 }
 
 /* Group members count; only their leader samples. */

@@ -60,6 +60,15 @@ const char *counters__open_reason(const struct event *ev,
 				  const struct perf_event_attr *attr, int cpu,
 				  int err, char *buf, size_t len);
 
+/*
+ * -c and :period=: -ERANGE when period would sample ev faster than
+ * kernel.perf_event_max_sample_rate allows any event, by the event's
+ * known rate (timers: 1e9/s; cycles: 6e9/s; instructions: 3e10/s);
+ * *min is the least period allowed (1 when the rate is unknown).
+ */
+int counters__check_period(const struct event *ev, uint64_t period,
+			   uint64_t *min);
+
 /* True when this host exposes a core PMU that can count cycles. */
 bool counters__host_has_pmu(void);
 

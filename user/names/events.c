@@ -182,6 +182,35 @@ static bool foreign_core_table(const struct events *e, const struct event *ev)
 	       info.type == PFM_PMU_TYPE_CORE && strcmp(table, e->core);
 }
 
+/*
+ * libpfm takes ":period=-1" as 2^64-1 and saturates a number too long:
+ * check the values as written, so that the message names the real cause.
+ */
+static int check_rate_terms(const char *name, struct error *err)
+{
+	static const char *const terms[] = { ":period=", ":freq=" };
+	char value[32];
+	uint64_t v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(terms); i++) {
+		const char *at = strstr(name, terms[i]);
+		size_t n;
+
+		if (!at)
+			continue;
+		at += strlen(terms[i]);
+		n = strcspn(at, ":");
+		snprintf(value, sizeof(value), "%.*s", (int)(n < 31 ? n : 31),
+			 at);
+		if (n >= sizeof(value) || parse_u64(value, &v) || !v || v >> 63)
+			return error__set(
+				err, EINVAL,
+				"invalid '%s%.*s' in event '%s': want 1 to 2^63-1",
+				terms[i] + 1, (int)n, at, name);
+	}
+	return 0;
+}
+
 int events__encode(struct events *e, const char *name, struct event *ev,
 		   struct error *err)
 {
@@ -206,6 +235,9 @@ int events__encode(struct events *e, const char *name, struct event *ev,
 			return ret;
 		goto done;
 	}
+	ret = check_rate_terms(name, err);
+	if (ret)
+		return ret;
 	ret = pfm_encode(name, ev);
 	if (ret == PFM_SUCCESS && is_bare(name) && foreign_core_table(e, ev))
 		ret = PFM_ERR_NOTFOUND;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/strbuf.h"
@@ -32,8 +34,9 @@ struct csv_sink {
 	const struct csv_meta *meta;
 	size_t nr_meta;
 	struct sink *sink;
-	struct publisher *pub; /* NULL: standard output */
-	bool stdout_started;
+	struct publisher *pub; /* NULL: a stream (-, a FIFO, a device) */
+	int stream_fd;
+	bool stream_started;
 	/* The interval being formatted. */
 	char prefix[PREFIX_MAX];
 	size_t prefix_len;
@@ -147,12 +150,12 @@ static int format_header(struct csv_sink *c, const char *prefix,
 	return 0;
 }
 
-static int write_stdout(const char *data, size_t len)
+static int write_stream(int fd, const char *data, size_t len)
 {
 	ssize_t w;
 
 	while (len) {
-		w = write(STDOUT_FILENO, data, len);
+		w = write(fd, data, len);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -325,33 +328,32 @@ static int csv_write_row(struct sink *s, const struct row *r)
 	return 0;
 }
 
-static int end_stdout(struct sink *s, struct csv_sink *c)
+static int end_stream(struct sink *s, struct csv_sink *c)
 {
 	char *header;
 	size_t len;
 	int n, err = 0;
 
-	if (!c->stdout_started) {
+	if (!c->stream_started) {
 		err = format_header(c, c->prefix, c->prefix_len, &header, &len);
 		if (!err) {
-			err = write_stdout(header, len);
+			err = write_stream(c->stream_fd, header, len);
 			free(header);
 		}
-		c->stdout_started = true;
+		c->stream_started = true;
 	}
 	n = format_interval_end(c, c->prefix, c->prefix_len, c->buf + c->len,
 				c->cap - c->len);
 	if (!err && n < 0)
 		err = n;
 	if (!err)
-		err = write_stdout(c->buf, c->len + n);
+		err = write_stream(c->stream_fd, c->buf, c->len + n);
 	if (err == -EPIPE)
 		return error__set(&s->error, EPIPE,
-				  "standard output was closed");
+				  "the reader of '%s' is gone", c->cfg.path);
 	if (err)
-		return error__set(&s->error, err,
-				  "cannot write to standard output: %s",
-				  strerror(-err));
+		return error__set(&s->error, err, "cannot write to '%s': %s",
+				  c->cfg.path, strerror(-err));
 	return 0;
 }
 
@@ -368,7 +370,7 @@ static int csv_end_interval(struct sink *s)
 	if (ret)
 		return error__set(&s->error, ret, "out of memory");
 	if (!c->pub)
-		return end_stdout(s, c);
+		return end_stream(s, c);
 	bool just_failed = false;
 
 	if (!c->head) {
@@ -435,6 +437,8 @@ static int csv_close(struct sink *s)
 		free(h);
 	}
 	publisher__free(c->pub);
+	if (c->stream_fd > STDERR_FILENO)
+		close(c->stream_fd);
 	free(c->buf);
 	free(c);
 	s->priv = NULL;
@@ -447,6 +451,13 @@ void csv_sink__set_meta(struct sink *s, const struct csv_meta *meta, size_t nr)
 
 	c->meta = meta;
 	c->nr_meta = nr;
+}
+
+bool csv_sink__is_stream(const struct sink *s)
+{
+	const struct csv_sink *c = s->priv;
+
+	return c && !c->pub;
 }
 
 uint64_t csv_sink__intervals_lost(const struct sink *s)
@@ -464,6 +475,39 @@ static const struct sink_ops csv_sink_ops = {
 	.rotate = csv_rotate,
 	.close = csv_close,
 };
+
+/*
+ * "-", or an existing FIFO or character device: streamed, never
+ * published. A FIFO is opened without blocking, so that one with no
+ * reader is refused at start instead of hanging bpmc in open() while it
+ * holds counters and programs. 1: not a stream, a file to publish.
+ */
+static int open_stream(struct csv_sink *c, struct error *err)
+{
+	struct stat st;
+	int fd;
+
+	if (!strcmp(c->cfg.path, "-")) {
+		c->stream_fd = STDOUT_FILENO;
+		return 0;
+	}
+	if (stat(c->cfg.path, &st) ||
+	    (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode)))
+		return 1;
+	fd = open(c->cfg.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENXIO)
+		return error__set(
+			err, ENXIO,
+			"FIFO '%s' has no reader: start the reader first",
+			c->cfg.path);
+	if (fd < 0)
+		return error__set(err, errno, "cannot open '%s': %s",
+				  c->cfg.path, strerror(errno));
+	/* Writes block again: a slow reader slows bpmc, never tears rows. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	c->stream_fd = fd;
+	return 0;
+}
 
 int csv_sink__new(struct sink *s, const struct csv_config *cfg)
 {
@@ -484,11 +528,17 @@ int csv_sink__new(struct sink *s, const struct csv_config *cfg)
 		return error__set(&s->error, ENOMEM, "out of memory");
 	c->cfg = *cfg;
 	c->sink = s;
+	c->stream_fd = -1;
 	po.notice_ctx = c;
 	s->ops = &csv_sink_ops;
 	s->priv = c;
-	if (!strcmp(cfg->path, "-"))
-		return 0;
+	err = open_stream(c, &s->error);
+	if (err < 0) {
+		free(c);
+		s->priv = NULL;
+	}
+	if (err <= 0) /* a stream, or a refused one */
+		return err;
 	err = publisher__new(&c->pub, &po, cfg->start_ns, &s->error);
 	if (!err)
 		err = publisher__recover(c->pub, &s->error);

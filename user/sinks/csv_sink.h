@@ -9,6 +9,7 @@
 #ifndef BPMC_SINKS_CSV_SINK_H
 #define BPMC_SINKS_CSV_SINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,9 @@ int csv_sink__new(struct sink *s, const struct csv_config *cfg);
 
 /* The meta rows every file starts with; they must outlive the sink. */
 void csv_sink__set_meta(struct sink *s, const struct csv_meta *meta, size_t nr);
+
+/* "-", a FIFO or a device: no files, so no rotation or retention. */
+bool csv_sink__is_stream(const struct sink *s);
 
 /* Intervals that could not be written, so far. */
 uint64_t csv_sink__intervals_lost(const struct sink *s);

@@ -74,6 +74,25 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* Extensions are matched without case: x.CSV.GZ compresses too. */
+static bool has_ext(const char *s, const char *ext)
+{
+	size_t n = strlen(s), m = strlen(ext);
+
+	return n >= m && !strcasecmp(s + n - m, ext);
+}
+
+/* The name's own ".csv.gz", ".csv" or ".gz", in its own case. */
+static const char *ext_of(const char *name)
+{
+	static const char *const exts[] = { ".csv.gz", ".csv", ".gz" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++)
+		if (has_ext(name, exts[i]))
+			return name + strlen(name) - strlen(exts[i]);
+	return name + strlen(name);
+}
+
 /*
  * The file name's pattern, for strftime (glob false) or for fnmatch
  * (glob true: numeric conversions become digit classes, others '*'),
@@ -222,12 +241,8 @@ static int split_template(struct publisher *p, struct error *err)
 			"output '%s': want a file name of 1 to %zu bytes", t,
 			sizeof(p->base) - 64);
 	snprintf(p->base, sizeof(p->base), "%s", base);
-	p->gzip = ends_with(base, ".gz");
-	snprintf(p->ext, sizeof(p->ext), "%s",
-		 ends_with(base, ".csv.gz") ? ".csv.gz" :
-		 ends_with(base, ".csv")    ? ".csv" :
-		 p->gzip		    ? ".gz" :
-					      "");
+	p->gzip = has_ext(base, ".gz");
+	snprintf(p->ext, sizeof(p->ext), "%s", ext_of(base));
 	for (const char *s = base; *s; s++)
 		if (*s == '%' && s[1] && s[1] != '%' && s[1] != 'h')
 			p->has_conversion = true;
@@ -544,10 +559,7 @@ static int publish_partial(struct publisher *p, int fd, const char *partial,
 			   char *final, size_t len)
 {
 	char stem[NAME_LEN], want[NAME_LEN + 16];
-	const char *ext = ends_with(final, ".csv.gz") ? ".csv.gz" :
-			  ends_with(final, ".csv")    ? ".csv" :
-			  ends_with(final, ".gz")     ? ".gz" :
-							"";
+	const char *ext = ext_of(final);
 	int err;
 
 	if (fsync(fd))
@@ -870,7 +882,7 @@ static void recover_one(struct publisher *p, const char *partial)
 	snprintf(final, sizeof(final), "%.*s",
 		 (int)(strlen(partial) - 1 - strlen(PARTIAL_SUFFIX)),
 		 partial + 1);
-	if (ends_with(final, ".gz"))
+	if (has_ext(final, ".gz"))
 		recover_gzip(p, fd, partial, final, map, size);
 	else
 		recover_plain(p, fd, partial, final, map, size);
