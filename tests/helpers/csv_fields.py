@@ -15,7 +15,7 @@ import sys
 
 
 def records(path):
-    opener = gzip.open if path.endswith(".gz") else open
+    opener = gzip.open if path.lower().endswith(".gz") else open
     with opener(path, "rt", newline="", encoding="utf-8") as f:
         reader = csv.reader(f, strict=True)
         header = None

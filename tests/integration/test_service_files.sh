@@ -44,7 +44,7 @@ for f in "${files[@]}"; do
 	size=$(stat -c %s "$f")
 	[ "$size" -lt $((4096 + 4096)) ] || fail "$f is $size bytes with --rotate 4K"
 done
-python3 "$CHECK" --runs 20 "${files[@]}" >/dev/null || fail "size-rotated files are not whole"
+python3 "$CHECK" --runs 20 "${files[@]}" >/dev/null 2>"$TMP/size.err" || fail "size-rotated files are not whole: $(cat "$TMP/size.err")"
 echo "  --rotate 4K --keep 3: $((deleted + 3)) files made, $deleted deleted, 3 kept; mode $(stat -c %a "${files[0]}")"
 [ "$(stat -c %a "${files[0]}")" = 640 ] || fail "files are not created 0640"
 
