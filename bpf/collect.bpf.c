@@ -182,17 +182,23 @@ static __always_inline bool filtered_out(void)
 	return filter_nr > 0;
 }
 
+/* The current task's key, at the finest scope requested. */
+static __always_inline void current_key(struct bpmc_key *key, __u64 pid_tgid)
+{
+	key->cgroup_id = v1_subsys >= 0 ? v1_cgroup_id() :
+					  bpf_get_current_cgroup_id();
+	key->tgid = key_tgid ? pid_tgid >> 32 : 0;
+	key->tid = key_tid ? (__u32)pid_tgid : 0;
+}
+
 static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 				   __u64 pid_tgid, __u32 epoch)
 {
 	struct task_struct *task;
-	struct bpmc_key key = {
-		.cgroup_id = v1_subsys >= 0 ? v1_cgroup_id() :
-					      bpf_get_current_cgroup_id(),
-		.tgid = key_tgid ? pid_tgid >> 32 : 0,
-		.tid = key_tid ? (__u32)pid_tgid : 0,
-	};
+	struct bpmc_key key;
 	bool skip = filtered_out();
+
+	current_key(&key, pid_tgid);
 
 	slot->pid_tgid = pid_tgid;
 	slot->epoch = epoch;
@@ -395,5 +401,48 @@ int BPF_PROG(on_cgroup_attach, struct cgroup *dst_cgrp, const char *path,
 	     struct task_struct *task, bool threadgroup)
 {
 	__sync_fetch_and_add(&control.cgroup_epoch, 1);
+	return 0;
+}
+
+/*
+ * A task execs: the name it had when its key was first seen this
+ * interval (a fork child still carries its parent's) gives way to the
+ * new program's, in the hash entry and in this CPU's slots. Runs once
+ * an exec, never on a hot path.
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid,
+	     struct linux_binprm *bprm)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 g = control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] & 1;
+	__u32 idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct bpmc_value *v, fresh;
+	struct bpmc_slot *slot;
+	struct bpmc_key key;
+	void *map;
+
+	if (!key_tgid)
+		return 0; /* cgroup rows only: no name is written */
+	current_key(&key, pid_tgid);
+	map = g ? (void *)&counts_1 : (void *)&counts_0;
+	v = bpf_map_lookup_elem(map, &key);
+	if (v) {
+		bpf_get_current_comm(v->comm, sizeof(v->comm));
+	} else {
+		/* An entry with the new name and no counts: a slot of the
+		 * old name that another CPU flushes later only adds to it,
+		 * never names it (a child that migrated, then exec'd). */
+		__builtin_memset(&fresh, 0, sizeof(fresh));
+		bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
+		bpf_map_update_elem(map, &key, &fresh, BPF_NOEXIST);
+	}
+	for (__u32 w = 0; w < BPMC_SLOT_WAYS; w++, idx++) {
+		slot = bpf_map_lookup_elem(&slots, &idx);
+		if (slot && slot->pid_tgid == pid_tgid)
+			bpf_get_current_comm(slot->value.comm,
+					     sizeof(slot->value.comm));
+	}
 	return 0;
 }

@@ -148,12 +148,15 @@ int collector__attach(struct collector *c, const struct counters *counters,
 	__u32 idx;
 	int err;
 
-	c->links = calloc(n + 3, sizeof(*c->links));
+	/* The per-fd overflow links, and four tracepoints. */
+	c->links = calloc(n + 4, sizeof(*c->links));
 	if (!c->links)
 		return error__set(error, ENOMEM, "out of memory");
 	err = attach_prog(c, c->skel->progs.on_cgroup_attach, error);
 	if (!err)
 		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir, error);
+	if (!err)
+		err = attach_prog(c, c->skel->progs.on_exec, error);
 	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
 		err = attach_prog(c, c->skel->progs.on_switch, error);
 	if (err)
