@@ -44,7 +44,7 @@ bpftool prog show | grep -q on_overflow &&
 
 # 3. -o -: CSV on stdout, diagnostics on stderr only.
 "$BPMC" record -e cpu-clock -I 500 -d 1 -o - >"$TMP/stdout.csv" 2>"$TMP/stdout.log" ||
-	fail "record -o - failed"
+	fail "record -o - failed: $(cat "$TMP/stdout.log")"
 head -1 "$TMP/stdout.csv" | grep -q '^time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples' ||
 	fail "stdout does not start with the header"
 csv_awk '$col("time") !~ /^[0-9][0-9][0-9][0-9]-/ { f = 1 } END { exit f }' "$TMP/stdout.csv" ||

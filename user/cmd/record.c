@@ -34,6 +34,7 @@ struct record {
 	char host[256];
 	char path[4096];
 	struct record_meta meta;
+	uint64_t last_cut_ns; /* CLOCK_MONOTONIC of the last flush */
 	uint64_t drops[BPMC_DROP_NR];
 	long max_rate;
 	struct check check;
@@ -178,17 +179,22 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t)
 	return err;
 }
 
-static int write_interval(struct record *r, uint64_t length_ns)
+static int write_interval(struct record *r)
 {
+	/* The span the counts cover: from one flush to the next, not from
+	 * one wake-up to the next (a late wake-up made a loaded host's
+	 * cpu-clock reach 103 % of CPUs x interval_ms). */
+	uint64_t cut = clock_ns(CLOCK_MONOTONIC);
 	struct interval_info info = {
 		.end_realtime_ns = clock_ns(CLOCK_REALTIME),
-		.length_ns = length_ns,
+		.length_ns = cut - r->last_cut_ns,
 		.host = r->host,
 	};
 	struct counter_totals totals;
 	struct drain_sums sums;
 	int err;
 
+	r->last_cut_ns = cut;
 	err = flush_all_cpus(r, &totals);
 	if (!err)
 		err = collector__take_retired(r->collector, &r->data);
@@ -234,7 +240,7 @@ static void sleep_until(uint64_t mono_ns)
 static int record_loop(struct record *r)
 {
 	uint64_t interval = r->env.interval_ms * 1000000ull;
-	uint64_t start = clock_ns(CLOCK_MONOTONIC), last = start;
+	uint64_t start = clock_ns(CLOCK_MONOTONIC);
 	uint64_t next = start + interval, deadline = UINT64_MAX, now;
 	int err;
 
@@ -251,10 +257,9 @@ static int record_loop(struct record *r)
 		}
 		if (now < next && now < deadline && !stop_requested)
 			continue; /* woken by a signal, not a boundary */
-		err = write_interval(r, now - last);
+		err = write_interval(r);
 		if (err || stop_requested || now >= deadline)
 			return err;
-		last = now;
 		while (next <= now)
 			next += interval;
 	}
@@ -453,6 +458,7 @@ int cmd_record(int argc, char **argv)
 		goto cleanup;
 	ret = 1;
 	err = counters__enable(&r.counters);
+	r.last_cut_ns = clock_ns(CLOCK_MONOTONIC); /* the counts start here */
 	if (err) {
 		p_err("cannot enable the counters: %s", strerror(-err));
 		goto cleanup;
