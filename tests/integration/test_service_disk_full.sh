@@ -40,4 +40,25 @@ echo "  ${#files[@]} files; $n intervals written, $lost lost (intervals_lost row
 [ $((n + lost)) -eq "$span" ] || fail "$n written + $lost lost != $span intervals"
 # Intervals after the disk was freed made it: the last is recent.
 [ $(($(date +%s%3N) - last)) -lt 3000 ] || fail "no interval written after space was freed"
+
+# A one-shot run into a 64 KiB tmpfs that fills and stays full, plain
+# and gzip: the file still ends on a whole interval, the .gz with its
+# trailer, and the message names the real cause.
+TINY=$TMP/tiny
+mkdir "$TINY" && mount -t tmpfs -o size=64k bpmc-test "$TINY" || skip "cannot mount a tmpfs here"
+ATEXIT+=("umount '$TINY'")
+for f in one.csv one.csv.gz; do
+	dd if=/dev/zero of="$TINY/filler" bs=1k count=40 2>/dev/null
+	"$BPMC" record -e cpu-clock,page-faults --by cgroup,process,thread -I 50 -d 3 \
+		-o "$TINY/$f" 2>"$TMP/log.$f"
+	rc=$?
+	grep -q "Input/output error" "$TMP/log.$f" && fail "$f: a full disk called an I/O error"
+	grep -q "No space left on device" "$TMP/log.$f" || fail "$f: the disk never filled: $(cat "$TMP/log.$f")"
+	[ -e "$TINY/$f" ] || fail "$f: nothing published: $(ls -a "$TINY")"
+	python3 "$HELPERS_PY/check_exports.py" "$TINY/$f" >"$TMP/one.rows" 2>"$TMP/one.err" ||
+		fail "$f is not whole: $(cat "$TMP/one.err")"
+	case $f in *.gz) gzip -t "$TINY/$f" || fail "$f fails gzip -t" ;; esac
+	echo "  one-shot $f on a full 64 KiB tmpfs: exit $rc, $(wc -l <"$TMP/one.rows") whole intervals, $(grep -c . "$TMP/log.$f") lines on stderr"
+	rm -f "$TINY"/* "$TINY"/.??* 2>/dev/null
+done
 pass_or_fail

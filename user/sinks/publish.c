@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -442,6 +443,23 @@ static int write_all(int fd, const char *buf, size_t n, uint64_t at)
 	return 0;
 }
 
+/*
+ * A gzip file is published only with its trailer, which needs room: a
+ * frame that would leave less than TRAILER_ROOM free is refused like a
+ * full disk (and held), so that what is written can always be finished.
+ */
+#define TRAILER_ROOM 8192
+static int keep_room_for_trailer(int fd, size_t n)
+{
+	struct statvfs fs;
+
+	if (fstatvfs(fd, &fs))
+		return 0; /* cannot tell: let the write say */
+	return (uint64_t)fs.f_bavail * fs.f_frsize < n + TRAILER_ROOM ?
+		       -ENOSPC :
+		       0;
+}
+
 /* Writes the frame at the end of the whole ones, or cuts it back. */
 static int write_frame(struct publisher *p, const char *data, size_t len)
 {
@@ -451,6 +469,8 @@ static int write_frame(struct publisher *p, const char *data, size_t len)
 
 	if (p->gzip)
 		err = gzip_deflate(p, data, len, Z_SYNC_FLUSH, &buf, &n);
+	if (!err && p->gzip)
+		err = keep_room_for_trailer(p->fd, n);
 	if (!err)
 		err = write_all(p->fd, buf, n, p->size);
 	if (!err && p->gzip)
