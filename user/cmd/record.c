@@ -472,6 +472,11 @@ cleanup:
 	}
 	interval_data__free(&r.data);
 	events__free(r.names);
+	if (verbose && r.cgroups)
+		p_info("cgroup cache: %zu entries at exit, %zu at most, %" PRIu64
+		       " removed cgroups forgotten",
+		       cgroups__cached(r.cgroups), cgroups__peak(r.cgroups),
+		       cgroups__forgotten(r.cgroups));
 	cgroups__free(r.cgroups);
 	if (r.drops[BPMC_DROP_MAP_FULL])
 		p_warn("%" PRIu64
