@@ -315,6 +315,7 @@ static int record_setup(struct record *r)
 		.sampling = !r->env.exact,
 	};
 	struct collector_opts *bopts = &r->bpf;
+	struct collector_features features;
 	struct error error = {};
 	int err;
 
@@ -334,6 +335,16 @@ static int record_setup(struct record *r)
 	}
 	if (sched_getaffinity(0, sizeof(r->affinity), &r->affinity))
 		return -errno;
+	/* Before anything is opened: never fail deep inside the run. */
+	err = collector__probe(bopts, &features, &error);
+	if (err) {
+		p_err("%s", error.msg);
+		return err;
+	}
+	for (int i = 0; i < features.nr_fallbacks; i++)
+		p_warn("%s", features.fallback[i]);
+	bopts->no_ringbuf = !features.ringbuf;
+	bopts->no_batch = !features.batch;
 
 	err = counters__open(&r->counters, &r->events, &copts, &error);
 	if (!err)
