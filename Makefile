@@ -78,7 +78,7 @@ endif
 # Keep every intermediate (objects, the skeleton): nothing is rebuilt twice.
 .SECONDARY:
 .SECONDEXPANSION:
-.PHONY: all deps run test bench format clean test-bins install uninstall
+.PHONY: all deps run test bench soak format clean test-bins install uninstall
 
 all: bpmc
 
@@ -132,7 +132,7 @@ $(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/b
 
 $(OUTPUT)/tests/%: tests/helpers/%.c | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ -lbpf -lelf -lz
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -pthread -lbpf -lelf -lz
 
 -include $(USER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BINS:=.d) \
 	$(BENCH_BINS:=.d) $(HELPER_BINS:=.d)
@@ -151,6 +151,11 @@ test-bins: all $(UNIT_BINS) $(HELPER_BINS) $(BENCH_BINS)
 test: deps
 	$(Q)$(MAKE) -s --no-print-directory test-bins
 	$(Q)tests/run
+
+# SOAK_SECONDS=600 by default; tests/soak/soak.sh says what it checks.
+soak: deps
+	$(Q)$(MAKE) -s --no-print-directory test-bins
+	$(Q)tests/soak/soak.sh
 
 bench: deps
 	$(Q)$(MAKE) -s --no-print-directory all $(HELPER_BINS) $(BENCH_BINS)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Finding the cgroup2 mount in mountinfo. */
+/* Finding the cgroup2 mount in mountinfo; forgetting removed cgroups. */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -126,6 +127,182 @@ static void test_real_mountinfo(void)
 	ASSERT_OK(access(procs, F_OK), "has cgroup.procs");
 }
 
+/*
+ * Real cgroups under the cgroup2 mount, made by the eviction tests and
+ * removed by them (deepest first), whatever the asserts say.
+ */
+#define MAX_MADE 256
+static char made[MAX_MADE][PATH_MAX];
+static int nr_made;
+static char cg2[1024], parent[64];
+
+static bool have_cgroup2(void)
+{
+	if (geteuid() || cgroups__find_mount(NULL, cg2, sizeof(cg2))) {
+		printf("  (skipped: needs root and a cgroup2 mount)\n");
+		return false;
+	}
+	snprintf(parent, sizeof(parent), "/bpmc-unit-%d", getpid());
+	return true;
+}
+
+/* Makes cg2 + rel; returns its id (0 on failure). */
+static uint64_t mk(const char *rel)
+{
+	char *path = made[nr_made];
+	struct stat st;
+
+	if (nr_made == MAX_MADE)
+		return 0;
+	snprintf(path, PATH_MAX, "%s%s", cg2, rel);
+	if (mkdir(path, 0755) || stat(path, &st))
+		return 0;
+	nr_made++;
+	return st.st_ino;
+}
+
+/* Removes cg2 + rel, one that mk() made. */
+static bool rm(const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s%s", cg2, rel);
+	return !rmdir(path);
+}
+
+static void rm_all(void)
+{
+	while (nr_made > 0)
+		rmdir(made[--nr_made]);
+}
+
+static void test_forget_removed(void)
+{
+	char a[128], b[128];
+	const struct cgroup_info *info;
+	struct error err = {};
+	struct cgroups *cg = NULL;
+	uint64_t ida, idb;
+
+	if (!have_cgroup2())
+		return;
+	snprintf(a, sizeof(a), "%s/a", parent);
+	snprintf(b, sizeof(b), "%s/b", parent);
+	if (!ASSERT_TRUE(mk(parent), "mkdir parent"))
+		goto out;
+	ida = mk(a);
+	idb = mk(b);
+	if (!ASSERT_TRUE(ida && idb, "mkdir children") ||
+	    !ASSERT_OK(cgroups__new(&cg, NULL, &err), "new"))
+		goto out;
+	/* Interval 0: b has rows, then goes. */
+	info = cgroups__lookup(cg, idb);
+	if (!ASSERT_TRUE(info, "b seen"))
+		goto out;
+	ASSERT_STREQ(info->path, b, "b's path");
+	ASSERT_TRUE(rm(b), "rmdir b");
+	/* Interval 1: its last rows still find its path. */
+	cgroups__new_interval(cg);
+	ASSERT_EQ(cgroups__sweep(cg), 0, "nothing forgotten in interval 1");
+	info = cgroups__lookup(cg, idb);
+	ASSERT_TRUE(info && !strcmp(info->path, b), "b keeps its last path");
+	/* Intervals 2 and 3 without a look-up of b: forgotten at the end. */
+	cgroups__new_interval(cg);
+	ASSERT_EQ(cgroups__sweep(cg), 0, "used in the interval before");
+	cgroups__new_interval(cg);
+	ASSERT_EQ(cgroups__sweep(cg), 1, "b forgotten after two intervals");
+	ASSERT_EQ(cgroups__forgotten(cg), 1, "forgotten in all");
+	ASSERT_TRUE(!cgroups__lookup(cg, idb), "b unknown now");
+	/* A live cgroup is kept, however long it goes unused. */
+	info = cgroups__lookup(cg, ida);
+	ASSERT_TRUE(info && !strcmp(info->path, a), "a kept while it lives");
+out:
+	cgroups__free(cg);
+	rm_all();
+}
+
+/* A path taken again by a new cgroup: the old id is the one forgotten. */
+static void test_forget_reused_path(void)
+{
+	char a[128];
+	const struct cgroup_info *info;
+	struct error err = {};
+	struct cgroups *cg = NULL;
+	uint64_t old, new;
+
+	if (!have_cgroup2())
+		return;
+	snprintf(a, sizeof(a), "%s/a", parent);
+	if (!ASSERT_TRUE(mk(parent), "mkdir parent"))
+		goto out;
+	old = mk(a);
+	if (!ASSERT_TRUE(old, "mkdir a") ||
+	    !ASSERT_OK(cgroups__new(&cg, NULL, &err), "new"))
+		goto out;
+	ASSERT_TRUE(rm(a), "rmdir a");
+	nr_made--;
+	new = mk(a);
+	ASSERT_TRUE(new &&new != old, "a made again, new id");
+	for (int i = 0; i < 3; i++)
+		cgroups__new_interval(cg);
+	info = cgroups__lookup(cg, new);
+	ASSERT_TRUE(info && !strcmp(info->path, a), "new id resolved");
+	ASSERT_EQ(cgroups__sweep(cg), 1, "old id forgotten");
+	ASSERT_TRUE(!cgroups__lookup(cg, old), "old id unknown");
+	info = cgroups__lookup(cg, new);
+	ASSERT_TRUE(info && !strcmp(info->path, a), "new id kept");
+out:
+	cgroups__free(cg);
+	rm_all();
+}
+
+/*
+ * Churn: 100 cgroups made, seen, removed, every round. The sweeps that
+ * cgroups__new_interval() makes on its own keep the cache flat.
+ */
+static void test_bounded_under_churn(void)
+{
+	char rel[128];
+	struct error err = {};
+	struct cgroups *cg = NULL;
+	uint64_t id[100];
+	size_t base = 0, most = 0;
+	int round;
+
+	if (!have_cgroup2())
+		return;
+	if (!ASSERT_TRUE(mk(parent), "mkdir parent") ||
+	    !ASSERT_OK(cgroups__new(&cg, NULL, &err), "new"))
+		goto out;
+	base = cgroups__cached(cg);
+	for (round = 0; round < 12; round++) {
+		for (int i = 0; i < 100; i++) {
+			snprintf(rel, sizeof(rel), "%s/r%d-%d", parent, round,
+				 i);
+			id[i] = mk(rel);
+			if (!ASSERT_TRUE(id[i], "mkdir"))
+				goto out;
+		}
+		cgroups__new_interval(cg);
+		for (int i = 0; i < 100; i++)
+			ASSERT_TRUE(cgroups__lookup(cg, id[i]), "seen");
+		while (nr_made > 1)
+			rmdir(made[--nr_made]);
+		cgroups__new_interval(cg);
+		cgroups__new_interval(cg);
+		if (cgroups__cached(cg) > most)
+			most = cgroups__cached(cg);
+	}
+	printf("  %zu cgroups at start, 1200 made and removed: at most %zu cached, %zu at the end, %llu forgotten\n",
+	       base, most, cgroups__cached(cg),
+	       (unsigned long long)cgroups__forgotten(cg));
+	ASSERT_TRUE(most <= 2 * (base + 100) + 64, "within the bound");
+	ASSERT_GE(cgroups__forgotten(cg), 1000, "removed ones forgotten");
+out:
+	cgroups__free(cg);
+	rm_all();
+}
+
 static const struct subtest tests[] = {
 	{ "hybrid", test_hybrid },
 	{ "unified", test_unified },
@@ -133,6 +310,9 @@ static const struct subtest tests[] = {
 	{ "container", test_container },
 	{ "missing_file", test_missing_file },
 	{ "real_mountinfo", test_real_mountinfo },
+	{ "forget_removed", test_forget_removed },
+	{ "forget_reused_path", test_forget_reused_path },
+	{ "bounded_under_churn", test_bounded_under_churn },
 	{ 0 },
 };
 

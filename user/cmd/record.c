@@ -324,6 +324,7 @@ static int record_setup(struct record *r)
 		.sampling = !r->env.exact,
 	};
 	struct collector_opts *bopts = &r->bpf;
+	struct collector_features features;
 	struct error error = {};
 	int err;
 
@@ -355,6 +356,16 @@ static int record_setup(struct record *r)
 	}
 	if (sched_getaffinity(0, sizeof(r->affinity), &r->affinity))
 		return -errno;
+	/* Before anything is opened: never fail deep inside the run. */
+	err = collector__probe(bopts, &features, &error);
+	if (err) {
+		p_err("%s", error.msg);
+		return err;
+	}
+	for (int i = 0; i < features.nr_fallbacks; i++)
+		p_warn("%s", features.fallback[i]);
+	bopts->no_ringbuf = !features.ringbuf;
+	bopts->no_batch = !features.batch;
 
 	err = counters__open(&r->counters, &r->events, &copts, &error);
 	if (!err)
@@ -494,6 +505,11 @@ cleanup:
 	}
 	interval_data__free(&r.data);
 	events__free(r.names);
+	if (verbose && r.cgroups)
+		p_info("cgroup cache: %zu entries at exit, %zu at most, %" PRIu64
+		       " removed cgroups forgotten",
+		       cgroups__cached(r.cgroups), cgroups__peak(r.cgroups),
+		       cgroups__forgotten(r.cgroups));
 	cgroups__free(r.cgroups);
 	if (r.drops[BPMC_DROP_MAP_FULL])
 		p_warn("%" PRIu64

@@ -14,13 +14,22 @@
 
 /*
  * The info is allocated once and never changes: rows being drained hold
- * pointers to it while the table grows. A renamed cgroup keeps its first
- * path.
+ * pointers to it while the table grows. It is freed only by a sweep, in
+ * cgroups__new_interval(), between two intervals' rows. A renamed cgroup
+ * keeps its first path until it is forgotten.
  */
 struct cgroup_entry {
 	uint64_t id; /* 0: empty bucket */
+	uint64_t used; /* the interval of the last look-up (or of learning) */
 	struct cgroup_info *info;
 };
+
+/*
+ * A sweep is due once this many entries were added since the last one,
+ * or as many as survived it, whichever is more: each addition pays for
+ * one stat() at most, and a host whose cgroups do not change pays none.
+ */
+#define SWEEP_MIN_ADDED 64
 
 struct cgroups {
 	char mount[4096];
@@ -30,6 +39,11 @@ struct cgroups {
 	size_t cap, nr;
 	bool scanned_this_interval;
 	uint64_t scans;
+	uint64_t interval; /* cgroups__new_interval() calls so far */
+	size_t added; /* entries added since the last sweep */
+	size_t kept; /* entries the last sweep kept */
+	size_t peak; /* the most entries held at once */
+	uint64_t forgotten;
 };
 
 /* True when the comma-separated list opts holds the word. */
@@ -200,9 +214,13 @@ static int cache_put(struct cgroups *cg, uint64_t id, const char *path)
 		return -ENOMEM;
 	}
 	cg->tab[b].id = id;
+	cg->tab[b].used = cg->interval;
 	cg->tab[b].info->path = copy;
 	container_parse(copy, &cg->tab[b].info->ref);
 	cg->nr++;
+	cg->added++;
+	if (cg->nr > cg->peak)
+		cg->peak = cg->nr;
 	return 0;
 }
 
@@ -368,7 +386,10 @@ const struct cgroup_info *cgroups__lookup(struct cgroups *cg, uint64_t id)
 		cgroups__scan(cg);
 		e = cache_find(cg, id);
 	}
-	return e ? e->info : NULL;
+	if (!e)
+		return NULL;
+	e->used = cg->interval;
+	return e->info;
 }
 
 uint64_t cgroups__scans(const struct cgroups *cg)
@@ -381,9 +402,117 @@ size_t cgroups__cached(const struct cgroups *cg)
 	return cg->nr;
 }
 
+size_t cgroups__peak(const struct cgroups *cg)
+{
+	return cg->peak;
+}
+
+uint64_t cgroups__forgotten(const struct cgroups *cg)
+{
+	return cg->forgotten;
+}
+
+/*
+ * Is the cgroup of this entry gone? Its directory no longer exists, or
+ * another cgroup (another id: kernfs ids are never reused) took its
+ * path. Any other failure, or a path too long to stat, keeps it.
+ */
+static bool entry_gone(const struct cgroups *cg, const struct cgroup_entry *e)
+{
+	char full[8192];
+	struct stat st;
+	int n;
+
+	n = snprintf(full, sizeof(full), "%.*s%s", (int)cg->mount_len,
+		     cg->mount, e->info->path);
+	if (n < 0 || (size_t)n >= sizeof(full))
+		return false;
+	if (stat(full, &st))
+		return errno == ENOENT || errno == ENOTDIR;
+	return st.st_ino != e->id;
+}
+
+static void entry_free(struct cgroup_entry *e)
+{
+	if (e->info)
+		free(e->info->path);
+	free(e->info);
+	e->info = NULL;
+	e->id = 0;
+}
+
+/* Used in the interval just ended or the one before, and thus kept: a
+ * removed cgroup's last rows may come in the interval after its removal. */
+static bool entry_recent(const struct cgroups *cg, const struct cgroup_entry *e)
+{
+	return e->used + 2 > cg->interval;
+}
+
+size_t cgroups__sweep(struct cgroups *cg)
+{
+	struct cgroup_entry *old = cg->tab, *tab;
+	size_t old_cap = cg->cap, gone = 0, cap = 1024, b;
+	bool *drop;
+
+	cg->added = 0;
+	cg->kept = cg->nr;
+	if (!cg->nr)
+		return 0;
+	drop = calloc(old_cap, sizeof(*drop));
+	if (!drop)
+		return 0;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (old[i].id && !entry_recent(cg, &old[i]) &&
+		    entry_gone(cg, &old[i])) {
+			drop[i] = true;
+			gone++;
+		}
+	}
+	/*
+	 * Rehash the survivors into a table sized for them (linear probing
+	 * cannot just empty a bucket), so that the table shrinks back too.
+	 * Out of memory: forget nothing this time.
+	 */
+	while (cap < (cg->nr - gone) * 4)
+		cap *= 2;
+	if (cap > old_cap)
+		cap = old_cap;
+	tab = gone ? calloc(cap, sizeof(*tab)) : NULL;
+	if (!tab) {
+		free(drop);
+		return 0;
+	}
+	cg->nr = 0;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old[i].id)
+			continue;
+		if (drop[i]) {
+			entry_free(&old[i]);
+			continue;
+		}
+		for (b = bucket(old[i].id, cap); tab[b].id;
+		     b = (b + 1) & (cap - 1))
+			;
+		tab[b] = old[i];
+		cg->nr++;
+	}
+	free(drop);
+	free(old);
+	cg->tab = tab;
+	cg->cap = cap;
+	cg->kept = cg->nr;
+	cg->forgotten += gone;
+	return gone;
+}
+
 void cgroups__new_interval(struct cgroups *cg)
 {
+	size_t due = cg->kept > SWEEP_MIN_ADDED ? cg->kept : SWEEP_MIN_ADDED;
+
 	cg->scanned_this_interval = false;
+	cg->interval++;
+	if (cg->added >= due)
+		cgroups__sweep(cg);
 }
 
 void cgroups__free(struct cgroups *cg)

@@ -43,7 +43,9 @@ uint64_t cgroups__root_id(const struct cgroups *cg);
 /*
  * A cgroup id's path and container. A miss rescans the tree, at most
  * once per cgroups__new_interval(); a cgroup that is gone keeps the last
- * path seen. NULL if never seen.
+ * path seen until it is forgotten (see cgroups__new_interval()). NULL if
+ * never seen. The pointer stays valid until the next
+ * cgroups__new_interval() or cgroups__sweep().
  */
 const struct cgroup_info *cgroups__lookup(struct cgroups *cg, uint64_t id);
 /* Records a cgroup seen being made (ignored for other hierarchies). */
@@ -53,9 +55,29 @@ void cgroups__learn(struct cgroups *cg, uint64_t id, uint32_t hierarchy_id,
  * depth below the root. */
 int cgroups__resolve(struct cgroups *cg, const char *path, uint64_t *id,
 		     int *level);
+/*
+ * Starts the next interval's look-ups, and forgets, when a sweep is due,
+ * every cgroup that is gone (its directory removed, or its path taken by
+ * another id) and was not looked up in the last two intervals: a removed
+ * cgroup keeps its last path for the interval of its removal and the one
+ * after, which is when its last rows are exported.
+ *
+ * Memory bound: a sweep is due once max(64, the entries the last sweep
+ * kept) were added since, so the cache holds at most the live cgroups,
+ * plus those removed in the last two intervals, plus as many again as
+ * the last sweep kept plus 64: under 2 x (live + recently removed) + 64
+ * entries of about 100 bytes plus the path. Each addition pays for at
+ * most one stat() of a sweep; a host whose cgroups do not change pays
+ * nothing.
+ */
 void cgroups__new_interval(struct cgroups *cg);
+/* Sweeps now, whether due or not; returns how many were forgotten. */
+size_t cgroups__sweep(struct cgroups *cg);
 /* Full walks so far, and cache size: for the resolve-cost figures. */
 uint64_t cgroups__scans(const struct cgroups *cg);
 size_t cgroups__cached(const struct cgroups *cg);
+/* The most entries held at once, and how many were forgotten in all. */
+size_t cgroups__peak(const struct cgroups *cg);
+uint64_t cgroups__forgotten(const struct cgroups *cg);
 
 #endif

@@ -22,6 +22,7 @@ struct collector {
 	uint64_t *drop_buf; /* one per possible CPU */
 	uint64_t drops_seen[BPMC_DROP_NR];
 	__u32 gen; /* every CPU's live generation */
+	bool ringbuf, batch; /* what the kernel offers (collector__probe) */
 	struct ring_buffer *new_cgroups;
 	int stats_fd;
 	void (*on_new_cgroup)(void *ctx, const struct bpmc_cgroup_event *e);
@@ -109,6 +110,13 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 					  !opts->exact && e < opts->nr_events &&
 						  opts->leader[e] == e);
 	bpf_program__set_autoload(c->skel->progs.on_switch, opts->exact);
+	c->ringbuf = !opts->no_ringbuf;
+	c->batch = !opts->no_batch;
+	if (!c->ringbuf) {
+		bpf_program__set_autoload(c->skel->progs.on_cgroup_mkdir,
+					  false);
+		bpf_map__set_autocreate(c->skel->maps.new_cgroups, false);
+	}
 
 	err = collect_bpf__load(c->skel);
 	if (err) {
@@ -153,7 +161,7 @@ int collector__attach(struct collector *c, const struct counters *counters,
 	if (!c->links)
 		return error__set(error, ENOMEM, "out of memory");
 	err = attach_prog(c, c->skel->progs.on_cgroup_attach, error);
-	if (!err)
+	if (!err && c->ringbuf)
 		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir, error);
 	if (!err)
 		err = attach_prog(c, c->skel->progs.on_exec, error);
@@ -216,6 +224,40 @@ void interval_data__free(struct interval_data *d)
 	free(d->keys);
 	free(d->values);
 	memset(d, 0, sizeof(*d));
+}
+
+/*
+ * Without batch operations: every key first (nothing writes the retired
+ * hash, so the walk is stable), then each value, then the deletes.
+ */
+static int take_counts_one_by_one(int map_fd, struct interval_data *d,
+				  uint32_t max_keys)
+{
+	size_t first = d->nr, n = 0;
+	void *prev = NULL;
+	int err = interval_data__reserve(d, d->nr + max_keys);
+
+	if (err)
+		return err;
+	while (n < max_keys &&
+	       !bpf_map_get_next_key(map_fd, prev, &d->keys[first + n])) {
+		prev = &d->keys[first + n];
+		n++;
+	}
+	if (n < max_keys && errno != ENOENT)
+		return -errno;
+	for (size_t i = 0; i < n; i++) {
+		if (bpf_map_lookup_elem(map_fd, &d->keys[first + i],
+					&d->values[d->nr]))
+			continue; /* cannot happen: nothing else deletes */
+		d->keys[d->nr] = d->keys[first + i];
+		d->nr++;
+	}
+	for (size_t i = first; i < d->nr; i++) {
+		if (bpf_map_delete_elem(map_fd, &d->keys[i]) && errno != ENOENT)
+			return -errno;
+	}
+	return 0;
 }
 
 /* Moves the whole retired hash into data, emptying it for its next turn. */
@@ -315,7 +357,8 @@ int collector__take_retired(struct collector *c, struct interval_data *d)
 	c->gen ^= 1;
 	d->nr = 0;
 	map = old ? c->skel->maps.counts_1 : c->skel->maps.counts_0;
-	err = take_counts(bpf_map__fd(map), d, bpf_map__max_entries(map));
+	err = (c->batch ? take_counts : take_counts_one_by_one)(
+		bpf_map__fd(map), d, bpf_map__max_entries(map));
 	if (!err)
 		err = take_slots(c, old, d);
 	if (!err)
@@ -344,6 +387,8 @@ int collector__take_new_cgroups(struct collector *c,
 {
 	int n;
 
+	if (!c->ringbuf)
+		return 0;
 	if (!c->new_cgroups) {
 		c->new_cgroups =
 			ring_buffer__new(bpf_map__fd(c->skel->maps.new_cgroups),

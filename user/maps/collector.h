@@ -22,7 +22,29 @@ struct collector_opts {
 	int nr_filters; /* -G subtrees */
 	uint32_t filter_level[BPMC_MAX_FILTERS];
 	uint64_t filter_id[BPMC_MAX_FILTERS];
+	/* Fallbacks, from collector__probe(): */
+	bool no_ringbuf; /* no capture of new cgroups' paths */
+	bool no_batch; /* take the counts one key at a time */
 };
+
+/* What the kernel offers where bpmc can do without it. */
+struct collector_features {
+	bool ringbuf; /* BPF ring buffer and tp_btf/cgroup_mkdir */
+	bool batch; /* bpf_map_lookup_and_delete_batch on hashes */
+	/* What each missing one costs, for the command to say once. */
+	const char *fallback[2];
+	int nr_fallbacks;
+};
+
+/*
+ * Probes, before anything is loaded, every kernel feature that opts
+ * need: a missing one bpmc cannot do without fails with -EOPNOTSUPP and
+ * err naming it and the first Linux that has it; the others fill f.
+ * BPMC_TEST_PROBE_FAIL=btf,tp_btf,test_run_on_cpu,perf_event,
+ * perf_event_read_value,ringbuf,batch (tests only) reports those missing.
+ */
+int collector__probe(const struct collector_opts *opts,
+		     struct collector_features *f, struct error *err);
 
 /* What one interval attributed: one entry per distinct key. */
 struct interval_data {

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the running kernel can do, probed before anything is loaded:
+ * libbpf's probes where they tell, a small load or call where they do
+ * not (tp_btf on a given tracepoint, BPF_F_TEST_RUN_ON_CPU, batch ops).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "maps/collector.h"
+
+/* Test-only: BPMC_TEST_PROBE_FAIL=name[,name...] reports those missing. */
+static bool forced_missing(const char *name)
+{
+	const char *list = getenv("BPMC_TEST_PROBE_FAIL");
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && (p = strstr(p, name)); p += n) {
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	}
+	return false;
+}
+
+/* r0 = 0; exit */
+static const struct bpf_insn ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static bool has_btf(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	if (!btf)
+		return false;
+	btf__free(btf);
+	return true;
+}
+
+/* A tp_btf program on this tracepoint loads. */
+static bool has_tp_btf(const char *tp)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_RAW_TP);
+	int id = libbpf_find_vmlinux_btf_id(tp, BPF_TRACE_RAW_TP), fd;
+
+	if (id <= 0)
+		return false;
+	opts.attach_btf_id = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "bpmc_probe", "GPL", ret0, 2,
+			   &opts);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* A raw_tp program runs through BPF_PROG_TEST_RUN on a chosen CPU. */
+static bool has_test_run_on_cpu(void)
+{
+	int fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "bpmc_probe",
+			       "GPL", ret0, 2, NULL);
+	int cpu = sched_getcpu(), err;
+	LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU,
+		    .cpu = cpu < 0 ? 0 : cpu);
+
+	if (fd < 0)
+		return false;
+	err = bpf_prog_test_run_opts(fd, &run);
+	close(fd);
+	return !err;
+}
+
+/* Batch look-up and delete on an empty hash: ENOENT where it exists. */
+static bool has_batch(void)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 out_batch, key, value;
+	__u32 count = 1;
+	int fd = bpf_map_create(BPF_MAP_TYPE_HASH, "bpmc_probe", sizeof(key),
+				sizeof(value), 1, NULL);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = !bpf_map_lookup_and_delete_batch(fd, NULL, &out_batch, &key,
+					      &value, &count, &opts) ||
+	     errno == ENOENT;
+	close(fd);
+	return ok;
+}
+
+static bool probed(const char *name, bool present)
+{
+	return present && !forced_missing(name);
+}
+
+/* A missing feature bpmc cannot do without: one line, naming it. */
+static int refuse(struct error *err, const char *what, const char *needs,
+		  const char *since)
+{
+	return error__set(
+		err, EOPNOTSUPP,
+		"this kernel lacks %s, which %s needs (Linux %s has it): not recording",
+		what, needs, since);
+}
+
+int collector__probe(const struct collector_opts *opts,
+		     struct collector_features *f, struct error *err)
+{
+	bool groups = false;
+
+	memset(f, 0, sizeof(*f));
+	for (int e = 0; e < opts->nr_events; e++)
+		groups |= opts->leader[e] != e;
+	if (!probed("btf", has_btf()))
+		return refuse(err, "kernel BTF (/sys/kernel/btf/vmlinux)",
+			      "every CO-RE read and tp_btf program", "5.4");
+	if (!probed("tp_btf", has_tp_btf("cgroup_attach_task")))
+		return refuse(err,
+			      "tp_btf programs (tp_btf/cgroup_attach_task)",
+			      "re-keying tasks that change cgroup", "5.5");
+	if (opts->exact && !probed("tp_btf", has_tp_btf("sched_switch")))
+		return refuse(err, "tp_btf programs (tp_btf/sched_switch)",
+			      "--mode exact", "5.5");
+	if (!probed("test_run_on_cpu", has_test_run_on_cpu()))
+		return refuse(err, "BPF_F_TEST_RUN_ON_CPU for raw_tp programs",
+			      "the flush at each interval's end", "5.10");
+	if (!opts->exact &&
+	    !probed("perf_event", libbpf_probe_bpf_prog_type(
+					  BPF_PROG_TYPE_PERF_EVENT, NULL) == 1))
+		return refuse(err, "perf_event programs", "--mode sampling",
+			      "4.9");
+	if ((opts->exact || groups) &&
+	    !probed("perf_event_read_value",
+		    libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT,
+					    BPF_FUNC_perf_event_read_value,
+					    NULL) == 1))
+		return refuse(err, "the helper bpf_perf_event_read_value",
+			      opts->exact ? "--mode exact" :
+					    "sampling with event groups",
+			      "4.15");
+	f->ringbuf = probed("ringbuf",
+			    libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF,
+						      NULL) == 1) &&
+		     probed("tp_btf", has_tp_btf("cgroup_mkdir"));
+	f->batch = probed("batch", has_batch());
+	if (!f->ringbuf)
+		f->fallback[f->nr_fallbacks++] =
+			"this kernel has no BPF ring buffer or no tp_btf/cgroup_mkdir (Linux 5.8 has both): recording without the capture of new cgroups' paths, so a cgroup made and removed within one interval has rows without a path";
+	if (!f->batch)
+		f->fallback[f->nr_fallbacks++] =
+			"this kernel has no batch map operations (Linux 5.6 has them): each interval's counts are taken one key at a time, which costs more system time with many keys";
+	return 0;
+}
