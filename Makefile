@@ -130,9 +130,13 @@ $(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/b
 		$(call stage_archives,$(STAGE_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_$*))
 
-$(OUTPUT)/tests/%: tests/helpers/%.c | $(OUTPUT)/tests
+# A helper that drives one of our stages links it (STAGE_helper_NAME).
+STAGE_helper_csv_writer := sinks
+$(OUTPUT)/tests/%: tests/helpers/%.c $$(call stage_archives,$$(STAGE_helper_$$*)) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ -pthread -lbpf -lelf -lz
+	$(Q)$(CC) $(CFLAGS) $< -o $@ -Wl,--start-group \
+		$(call stage_archives,$(STAGE_helper_$*)) -Wl,--end-group \
+		$(call stage_ldlibs,$(STAGE_helper_$*)) -pthread -lbpf -lelf -lz
 
 -include $(USER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BINS:=.d) \
 	$(BENCH_BINS:=.d) $(HELPER_BINS:=.d)

@@ -72,6 +72,21 @@ print(out.hex())' "$d_comm")
 cg_back=$(python3 -c 'import sys; print(sys.argv[1].replace("\\\\", "\\"))' "$d_cgroup")
 [ "$cg_back" = "/bpmc-test-$$/a,\"b\\c" ] || fail "cgroup path unescapes to '$cg_back'"
 
+# DuckDB's sniffer reads the first rows: a file whose first comma in a
+# field comes at row 25,000 of 30,000 must still read that field whole.
+"$HELPERS/csv_writer" "$TMP/late.csv" 30000 25000 || fail "csv_writer failed"
+cat >"$NODE_DIR/late.mjs" <<'JS'
+import { DuckDBInstance } from '@duckdb/node-api';
+const db = await DuckDBInstance.create(':memory:');
+const con = await db.connect();
+const r = await con.runAndReadAll(`SELECT count(*) FILTER (WHERE scope = 'process'),
+	count(*) FILTER (WHERE cgroup LIKE '/late,%') FROM read_csv('${process.argv[2]}')`);
+console.log(r.getRows()[0].map(String).join(' '));
+JS
+read -r n late < <(cd "$NODE_DIR" && node late.mjs "$TMP/late.csv" 2>"$TMP/late.err")
+echo "  DuckDB, first quoted comma at row 25000: $n process rows, $late with the late cgroup"
+[ "$n" = 30000 ] && [ "$late" = 1 ] || fail "DuckDB misread the late field: $n rows, $late late: $(cat "$TMP/late.err")"
+
 # PostgreSQL, a UTF8 database: COPY ... CSV HEADER and nothing else.
 PGDATA=$TMP/pg
 chown postgres "$TMP" 2>/dev/null; mkdir "$PGDATA" "$TMP/sock" && chown postgres "$PGDATA" "$TMP/sock"
