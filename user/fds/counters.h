@@ -28,6 +28,11 @@ struct counters {
 	int *fd; /* [event * nr_cpus + cpu], -1 if unused */
 	struct counter_reading *last; /* same layout */
 	int leader[BPMC_MAX_EVENTS];
+	/* Kept to open a CPU that comes online later: the events must
+	 * outlive the handle. */
+	const struct event_list *events;
+	struct counter_opts opts;
+	bool enabled; /* counters__enable() was called */
 };
 
 /* Opens every event on every CPU its PMU covers; err says why not. */
@@ -36,6 +41,19 @@ int counters__open(struct counters *c, const struct event_list *events,
 int counters__enable(struct counters *c);
 int counters__disable(struct counters *c);
 void counters__close(struct counters *c);
+
+/*
+ * CPU hotplug. An fd of a CPU that goes offline stays readable, but its
+ * counts freeze and it never counts again, even once the CPU is back
+ * (measured on 6.18): the CPU's fds are closed, and opened anew when it
+ * returns. counters__open_cpu() opens cpu's events disabled, with
+ * readings from zero; 0 opened is not an error (no PMU of ours covers
+ * the CPU). counters__enable_cpu() starts them once BPF is ready.
+ */
+int counters__open_cpu(struct counters *c, int cpu, int *opened,
+		       struct error *err);
+int counters__enable_cpu(struct counters *c, int cpu);
+void counters__close_cpu(struct counters *c, int cpu);
 
 /* One interval's counts per event, summed over CPUs. */
 struct counter_totals {
@@ -48,9 +66,12 @@ void counter_totals__reset(struct counter_totals *t);
 bool counters__has_cpu(const struct counters *c, int cpu);
 /*
  * Reads cpu's fds and adds each event's change since the last read of
- * that CPU to t.
+ * that CPU to t. *stopped (if not NULL) is set when an enabled counter's
+ * enabled time did not move: its CPU went offline since the last read,
+ * and may be back already, with fds that will never count again.
  */
-int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t);
+int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
+		       bool *stopped);
 
 /*
  * Why perf_event_open(attr, cpu) of ev failed with errno err, in words:
