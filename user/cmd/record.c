@@ -44,10 +44,12 @@ struct record {
 	bool root_only_done;
 	cpu_set_t affinity; /* ours, restored after each flush round */
 	/* CPU hotplug: the online CPUs at the last boundary, the CPUs whose
-	 * counters ended in this round, and the CPUs ever counted. */
+	 * counters ended in this round, the CPUs ever counted, and those
+	 * online whose counters failed to open. */
 	bool online[BPMC_MAX_CPUS];
 	bool gone[BPMC_MAX_CPUS];
 	bool counted[BPMC_MAX_CPUS];
+	bool retry[BPMC_MAX_CPUS];
 };
 
 static volatile sig_atomic_t stop_requested, rotate_requested;
@@ -209,7 +211,11 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 	return err;
 }
 
-/* Opens, attaches and starts the counters of a CPU that came online. */
+/*
+ * Opens, attaches and starts the counters of a CPU that came online. One
+ * that fails (seen online while perf is not ready there yet, or without
+ * CAP_PERFMON after --user) is retried at every boundary, said once.
+ */
 static void hotplug_bring_up(struct record *r, int cpu)
 {
 	struct error error = {};
@@ -232,13 +238,16 @@ static void hotplug_bring_up(struct record *r, int cpu)
 	}
 	if (err) {
 		counters__close_cpu(&r->counters, cpu);
-		p_warn("cpu%d came online, but it stays uncounted until it comes online again: %s",
-		       cpu, error.msg);
+		if (!r->retry[cpu])
+			p_warn("cpu%d came online, but it stays uncounted for now (retried every interval): %s",
+			       cpu, error.msg);
+		r->retry[cpu] = true;
 		return;
 	}
 	p_warn("cpu%d came online: counting it%s", cpu,
 	       r->counted[cpu] ? " again" : "");
 	r->counted[cpu] = true;
+	r->retry[cpu] = false;
 }
 
 /*
@@ -255,8 +264,10 @@ static void hotplug_apply(struct record *r, const bool *online)
 			p_warn("cpu%d went offline: its counters are closed; the system row is now the online CPUs' total",
 			       cpu);
 		}
-		if (online[cpu] && (!r->online[cpu] || r->gone[cpu]) &&
-		    !counters__has_cpu(&r->counters, cpu))
+		if (!online[cpu])
+			r->retry[cpu] = false;
+		else if ((!r->online[cpu] || r->gone[cpu] || r->retry[cpu]) &&
+			 !counters__has_cpu(&r->counters, cpu))
 			hotplug_bring_up(r, cpu);
 		r->online[cpu] = online[cpu];
 	}

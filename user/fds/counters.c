@@ -23,6 +23,11 @@ uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running)
 	return scaled > UINT64_MAX ? UINT64_MAX : (uint64_t)scaled;
 }
 
+bool counter_stopped(uint64_t enabled_ns, uint64_t wall_ns)
+{
+	return !enabled_ns || enabled_ns + wall_ns / 8 + 1000000 < wall_ns;
+}
+
 struct counter_reading counter_delta(const struct counter_reading *now,
 				     const struct counter_reading *prev)
 {
@@ -242,7 +247,8 @@ int counters__open(struct counters *c, const struct event_list *events,
 	n = (size_t)c->nr_events * c->nr_cpus;
 	c->fd = malloc(n * sizeof(*c->fd));
 	c->last = calloc(n, sizeof(*c->last));
-	if (!c->fd || !c->last) {
+	c->since_ns = calloc(c->nr_cpus, sizeof(*c->since_ns));
+	if (!c->fd || !c->last || !c->since_ns) {
 		counters__close(c);
 		return error__set(error, ENOMEM, "out of memory");
 	}
@@ -335,7 +341,10 @@ static int counters__ioctl_all(struct counters *c, unsigned long req)
 int counters__enable(struct counters *c)
 {
 	int err = counters__ioctl_all(c, PERF_EVENT_IOC_ENABLE);
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+		c->since_ns[cpu] = now;
 	c->enabled = !err;
 	return err;
 }
@@ -357,6 +366,7 @@ int counters__enable_cpu(struct counters *c, int cpu)
 		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
 			return -errno;
 	}
+	c->since_ns[cpu] = clock_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
@@ -370,6 +380,7 @@ void counters__close(struct counters *c)
 	}
 	free(c->fd);
 	free(c->last);
+	free(c->since_ns);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -390,11 +401,14 @@ void counter_totals__reset(struct counter_totals *t)
 int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
 		       bool *stopped)
 {
+	uint64_t when = clock_ns(CLOCK_MONOTONIC);
+	uint64_t wall = when - c->since_ns[cpu];
 	struct counter_reading now, d;
 	int i;
 
 	if (stopped)
 		*stopped = false;
+	c->since_ns[cpu] = when;
 	for (int e = 0; e < c->nr_events; e++) {
 		i = e * c->nr_cpus + cpu;
 		if (c->fd[i] < 0)
@@ -402,9 +416,7 @@ int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
 		if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
 			return errno ? -errno : -EIO;
 		d = counter_delta(&now, &c->last[i]);
-		/* Enabled time moves while the event is enabled, running or
-		 * multiplexed out; only an event its CPU dropped stands still. */
-		if (stopped && c->enabled && !d.enabled)
+		if (stopped && c->enabled && counter_stopped(d.enabled, wall))
 			*stopped = true;
 		c->last[i] = now;
 		t->raw[e].value += d.value;

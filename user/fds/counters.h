@@ -33,6 +33,7 @@ struct counters {
 	const struct event_list *events;
 	struct counter_opts opts;
 	bool enabled; /* counters__enable() was called */
+	uint64_t *since_ns; /* [cpu]: CLOCK_MONOTONIC of its last read or start */
 };
 
 /* Opens every event on every CPU its PMU covers; err says why not. */
@@ -67,8 +68,9 @@ bool counters__has_cpu(const struct counters *c, int cpu);
 /*
  * Reads cpu's fds and adds each event's change since the last read of
  * that CPU to t. *stopped (if not NULL) is set when an enabled counter's
- * enabled time did not move: its CPU went offline since the last read,
- * and may be back already, with fds that will never count again.
+ * enabled time fell behind the clock (counter_stopped): its CPU went
+ * offline since the last read, and may be back already, with fds that
+ * will never count again.
  */
 int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
 		       bool *stopped);
@@ -91,6 +93,17 @@ int perf_max_sample_rate(long *rate);
 
 /* The one multiplexing formula: value * enabled / running, 0 if never ran. */
 uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running);
+
+/*
+ * Whether a counter enabled all along, whose enabled time moved by
+ * enabled_ns while wall_ns passed, stopped for part of it. Enabled time
+ * moves whenever the event is enabled, running or multiplexed out; only
+ * an event that its CPU dropped stands still. The slack (an eighth, and
+ * 1 ms) covers perf's clock against CLOCK_MONOTONIC and the gap between
+ * a read and the clock call; a CPU away for less is caught one read
+ * later, when its enabled time does not move at all.
+ */
+bool counter_stopped(uint64_t enabled_ns, uint64_t wall_ns);
 
 /* Difference of two cumulative readings, tolerating a counter wrap. */
 struct counter_reading counter_delta(const struct counter_reading *now,
