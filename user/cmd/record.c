@@ -50,6 +50,7 @@ struct record {
 	bool gone[BPMC_MAX_CPUS];
 	bool counted[BPMC_MAX_CPUS];
 	bool retry[BPMC_MAX_CPUS];
+	bool stays[BPMC_MAX_CPUS]; /* refused us, yet did not go offline */
 };
 
 static volatile sig_atomic_t stop_requested, rotate_requested;
@@ -156,6 +157,27 @@ static void check_root_only(struct record *r)
 }
 
 /*
+ * A CPU of ours that refuses us (sched_setaffinity: EINVAL) is on its way
+ * out: the scheduler stops taking tasks there before perf freezes its
+ * counters, and a flush by IPI now would race the switches that push its
+ * tasks off, which read() then counts and BPF credits an interval later.
+ * Wait (at most 500 ms; offlining took tens of ms here) until it is gone,
+ * when its fds are frozen at what BPF last read. False: it stayed.
+ */
+static bool cpu_leaving(int cpu)
+{
+	bool online[BPMC_MAX_CPUS];
+	struct timespec ms = { .tv_nsec = 1000000 };
+
+	for (int i = 0; i < 500; i++) {
+		if (!cpus_online(online, BPMC_MAX_CPUS) && !online[cpu])
+			return true;
+		nanosleep(&ms, NULL);
+	}
+	return false;
+}
+
+/*
  * Ends the interval on every CPU: from the CPU itself, flush what BPF has
  * pending there and read its fds right away, so both see one instant
  * (nothing else runs there meanwhile). Where we may not run, the flush
@@ -194,7 +216,16 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 		if (online[cpu]) {
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
-			sched_setaffinity(0, sizeof(one), &one);
+			/* Once one stayed (a cpuset changed under us), the
+			 * IPI it is, without waiting again. */
+			if (sched_setaffinity(0, sizeof(one), &one) &&
+			    CPU_ISSET(cpu, &r->affinity) && !r->stays[cpu]) {
+				if (cpu_leaving(cpu)) {
+					online[cpu] = false;
+					goto read;
+				}
+				r->stays[cpu] = true;
+			}
 			err = collector__flush_cpu(r->collector, cpu);
 			if (err == -ENXIO) {
 				/* Offline since we read the list. */
@@ -202,6 +233,7 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 				err = 0;
 			}
 		}
+read:
 		if (!err)
 			err = counters__read_cpu(&r->counters, cpu, t,
 						 &stopped);
@@ -265,7 +297,7 @@ static void hotplug_apply(struct record *r, const bool *online)
 			       cpu);
 		}
 		if (!online[cpu])
-			r->retry[cpu] = false;
+			r->retry[cpu] = r->stays[cpu] = false;
 		else if ((!r->online[cpu] || r->gone[cpu] || r->retry[cpu]) &&
 			 !counters__has_cpu(&r->counters, cpu))
 			hotplug_bring_up(r, cpu);
