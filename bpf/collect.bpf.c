@@ -230,7 +230,7 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 static __always_inline struct bpmc_slot *current_slot(__u32 cpu)
 {
 	__u32 epoch = *(volatile __u32 *)&control.cgroup_epoch;
-	__u32 g = control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] & 1;
+	__u32 g = control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] & BPMC_CPU_GEN;
 	__u32 idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS;
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct bpmc_slot *way0, *way1, *slot;
@@ -326,10 +326,27 @@ DEFINE_OVERFLOW(6)
 DEFINE_OVERFLOW(7)
 _Static_assert(BPMC_MAX_EVENTS == 8, "one on_overflow_N per event");
 
+/*
+ * Is this CPU without counters (user space sets BPMC_CPU_OFF)? Only the
+ * context-switch program and the flush ask: an overflow program runs
+ * from an fd that is open.
+ */
+static __always_inline bool cpu_off(__u32 cpu)
+{
+	return *(volatile __u32 *)&control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] &
+	       BPMC_CPU_OFF;
+}
+
 /* Exact mode: credit every counter's delta to the current task. */
 static __always_inline void exact_credit(__u32 cpu, struct bpmc_cpu *st)
 {
-	struct bpmc_slot *slot = current_slot(cpu);
+	struct bpmc_slot *slot;
+
+	/* A CPU back online before its counters are: nothing to read,
+	 * and its slot generation is stale until user space sets it. */
+	if (cpu_off(cpu))
+		return;
+	slot = current_slot(cpu);
 
 	if (!slot)
 		return;
@@ -365,11 +382,11 @@ int flush(void *ctx)
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
 
-	if (!st)
+	if (!st || cpu_off(cpu))
 		return 0;
 	if (exact)
 		exact_credit(cpu, st);
-	control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] ^= 1;
+	control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] ^= BPMC_CPU_GEN;
 	return 0;
 }
 

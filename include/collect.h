@@ -90,7 +90,14 @@ struct bpmc_cpu {
  * Read by every overflow, written rarely: the epoch by the cgroup-attach
  * hook, cpu_gen[cpu] (that CPU's live generation) by the flush on it.
  * The first CPUs' generations share the epoch's cache line.
+ *
+ * BPMC_CPU_OFF in cpu_gen[cpu], set and cleared by user space: the CPU
+ * has no counters (offline, or online and not yet reopened), so the
+ * context-switch program leaves its slots and readings alone. User space
+ * clears it with the CPU's live generation once the new fds are in.
  */
+#define BPMC_CPU_GEN 1u
+#define BPMC_CPU_OFF 2u
 struct bpmc_control {
 	__u32 cgroup_epoch;
 	__u32 cpu_gen[BPMC_MAX_CPUS];

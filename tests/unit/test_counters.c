@@ -128,7 +128,29 @@ static void test_group_ratio(void)
 	ASSERT_EQ(instructions / cycles, 2, "IPC unchanged");
 }
 
+/* CPU hotplug: a counter whose CPU went away stops its enabled time. */
+static void test_stopped(void)
+{
+	const uint64_t ms = 1000000;
+
+	ASSERT_EQ(counter_stopped(500 * ms, 500 * ms), false, "kept pace");
+	ASSERT_EQ(counter_stopped(499 * ms, 500 * ms + 30000), false,
+		  "read a little late");
+	ASSERT_EQ(counter_stopped(520 * ms, 500 * ms), false,
+		  "ahead: enabled before the clock started");
+	ASSERT_EQ(counter_stopped(0, 500 * ms), true, "never moved");
+	ASSERT_EQ(counter_stopped(300 * ms, 500 * ms), true,
+		  "away for 200 ms of 500");
+	ASSERT_EQ(counter_stopped(430 * ms, 500 * ms), true,
+		  "away for 70 ms of 500, past the slack");
+	ASSERT_EQ(counter_stopped(450 * ms, 500 * ms), false,
+		  "within the slack: caught one read later");
+	/* A short last interval (a signal right after a boundary). */
+	ASSERT_EQ(counter_stopped(10000, 12000), false, "12 us interval");
+}
+
 static const struct subtest tests[] = {
+	{ "stopped", test_stopped },
 	{ "deltas_across_intervals", test_deltas_across_intervals },
 	{ "group_ratio", test_group_ratio },
 	{ "scale_saturates", test_scale_saturates },

@@ -44,6 +44,15 @@ struct record {
 	struct self self;
 	bool root_only_done;
 	cpu_set_t affinity; /* ours, restored after each flush round */
+	/* CPU hotplug: the online CPUs at the last boundary, the CPUs whose
+	 * counters ended in this round, the CPUs ever counted, and those
+	 * online whose counters failed to open. */
+	bool online[BPMC_MAX_CPUS];
+	bool gone[BPMC_MAX_CPUS];
+	bool counted[BPMC_MAX_CPUS];
+	bool retry[BPMC_MAX_CPUS];
+	bool stays[BPMC_MAX_CPUS]; /* refused us, yet did not go offline */
+	bool settling[BPMC_MAX_CPUS]; /* online, its bring-up not done */
 };
 
 static volatile sig_atomic_t stop_requested, rotate_requested;
@@ -154,29 +163,179 @@ static void check_root_only(struct record *r)
 }
 
 /*
+ * A CPU of ours that refuses us (sched_setaffinity: EINVAL) is on its way
+ * out: the scheduler stops taking tasks there before perf freezes its
+ * counters, and a flush by IPI now would race the switches that push its
+ * tasks off, which read() then counts and BPF credits an interval later.
+ * Wait (at most 500 ms; offlining took tens of ms here) until it is gone,
+ * when its fds are frozen at what BPF last read. False: it stayed.
+ */
+static bool cpu_leaving(int cpu)
+{
+	bool online[BPMC_MAX_CPUS];
+	struct timespec ms = { .tv_nsec = 1000000 };
+
+	for (int i = 0; i < 500; i++) {
+		if (!cpus_online(online, BPMC_MAX_CPUS) && !online[cpu])
+			return true;
+		nanosleep(&ms, NULL);
+	}
+	return false;
+}
+
+/*
  * Ends the interval on every CPU: from the CPU itself, flush what BPF has
  * pending there and read its fds right away, so both see one instant
  * (nothing else runs there meanwhile). Where we may not run, the flush
  * goes by IPI instead.
+ *
+ * A CPU that went offline is neither flushed nor run on (both fail), but
+ * its fds are read one last time: they froze as it left, and BPF
+ * credited the same frozen readings at its last context switches, into
+ * the generation retired now. Such a CPU, and one whose counters stopped
+ * because it went and came back within the interval, is marked gone for
+ * hotplug_apply(). online gets the online CPUs.
  */
-static int flush_all_cpus(struct record *r, struct counter_totals *t)
+static int flush_all_cpus(struct record *r, struct counter_totals *t,
+			  bool *online)
 {
+	int nr = r->counters.nr_cpus;
+	bool stopped;
 	cpu_set_t one;
 	int err = 0;
 
 	counter_totals__reset(t);
-	for (int cpu = 0; cpu < r->counters.nr_cpus && !err; cpu++) {
+	memset(r->gone, 0, sizeof(r->gone));
+	/*
+	 * Polled, once an interval, rather than watched through a uevent
+	 * socket: a CPU's counters can only be swapped here, between its
+	 * flush and the take, so news between boundaries would wait anyway;
+	 * a CPU that leaves and returns between two polls is caught by its
+	 * stopped counters. On a failed read, keep the last known set.
+	 */
+	if (cpus_online(online, nr))
+		memcpy(online, r->online, nr * sizeof(*online));
+	for (int cpu = 0; cpu < nr && !err; cpu++) {
 		if (!counters__has_cpu(&r->counters, cpu))
 			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		sched_setaffinity(0, sizeof(one), &one);
-		err = collector__flush_cpu(r->collector, cpu);
+		stopped = false;
+		if (online[cpu]) {
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			/* Once one stayed (a cpuset changed under us), the
+			 * IPI it is, without waiting again. */
+			if (sched_setaffinity(0, sizeof(one), &one) &&
+			    CPU_ISSET(cpu, &r->affinity) && !r->stays[cpu]) {
+				if (cpu_leaving(cpu)) {
+					online[cpu] = false;
+					goto read;
+				}
+				r->stays[cpu] = true;
+			}
+			err = collector__flush_cpu(r->collector, cpu);
+			if (err == -ENXIO) {
+				/* Offline since we read the list. */
+				online[cpu] = false;
+				err = 0;
+			}
+		}
+read:
 		if (!err)
-			err = counters__read_cpu(&r->counters, cpu, t);
+			err = counters__read_cpu(&r->counters, cpu, t,
+						 &stopped);
+		r->gone[cpu] = !online[cpu] || stopped;
 	}
 	sched_setaffinity(0, sizeof(r->affinity), &r->affinity);
 	return err;
+}
+
+/*
+ * Whether cpu has finished coming online: the online mask is set before
+ * the hotplug thread runs the rest of the bring-up there, at real-time
+ * priority, and a flush and read on the CPU meanwhile are pulled apart
+ * (measured: 116 us of cpu-clock credited an interval late at -I 100).
+ * Without the hotplug files, assume it has.
+ */
+static bool cpu_settled(int cpu)
+{
+	char path[96];
+	long state, target;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/hotplug/state", cpu);
+	if (read_file_long(path, &state))
+		return true;
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/hotplug/target", cpu);
+	return read_file_long(path, &target) || state == target;
+}
+
+/*
+ * Opens, attaches and starts the counters of a CPU that came online. One
+ * that fails (seen online while perf is not ready there yet, or without
+ * CAP_PERFMON after --user) is retried at every boundary, said once.
+ */
+static void hotplug_bring_up(struct record *r, int cpu)
+{
+	struct error error = {};
+	int opened, err;
+
+	err = counters__open_cpu(&r->counters, cpu, &opened, &error);
+	if (!err && !opened)
+		return; /* none of our events' PMUs covers it */
+	if (!err)
+		err = collector__attach_cpu(r->collector, &r->counters, cpu,
+					    &error);
+	if (!err) {
+		err = counters__enable_cpu(&r->counters, cpu);
+		if (err) {
+			error__set(&error, err,
+				   "cannot enable its counters: %s",
+				   strerror(-err));
+			collector__detach_cpu(r->collector, &r->counters, cpu);
+		}
+	}
+	if (err) {
+		counters__close_cpu(&r->counters, cpu);
+		if (!r->retry[cpu])
+			p_warn("cpu%d came online, but it stays uncounted for now (retried every interval): %s",
+			       cpu, error.msg);
+		r->retry[cpu] = true;
+		return;
+	}
+	p_warn("cpu%d came online: counting it%s", cpu,
+	       r->counted[cpu] ? " again" : "");
+	r->counted[cpu] = true;
+	r->retry[cpu] = false;
+}
+
+/*
+ * After the take: closes the counters of the CPUs gone this round and
+ * opens those of the CPUs that came online, each entering the live
+ * generation, so that every interval adds up over the CPUs it counted.
+ */
+static void hotplug_apply(struct record *r, const bool *online)
+{
+	for (int cpu = 0; cpu < r->counters.nr_cpus; cpu++) {
+		if (r->gone[cpu]) {
+			collector__detach_cpu(r->collector, &r->counters, cpu);
+			counters__close_cpu(&r->counters, cpu);
+			p_warn("cpu%d went offline: its counters are closed; the system row is now the online CPUs' total",
+			       cpu);
+		}
+		if (!online[cpu])
+			r->retry[cpu] = r->stays[cpu] = r->settling[cpu] =
+				false;
+		else if ((!r->online[cpu] || r->gone[cpu] || r->retry[cpu] ||
+			  r->settling[cpu]) &&
+			 !counters__has_cpu(&r->counters, cpu)) {
+			/* Not yet: the next boundary brings it up. */
+			r->settling[cpu] = !cpu_settled(cpu);
+			if (!r->settling[cpu])
+				hotplug_bring_up(r, cpu);
+		}
+		r->online[cpu] = online[cpu];
+	}
 }
 
 static int write_interval(struct record *r)
@@ -192,16 +351,18 @@ static int write_interval(struct record *r)
 	};
 	struct counter_totals totals;
 	struct drain_sums sums;
+	bool online[BPMC_MAX_CPUS];
 	int err;
 
 	r->last_cut_ns = cut;
-	err = flush_all_cpus(r, &totals);
+	err = flush_all_cpus(r, &totals, online);
 	if (!err)
 		err = collector__take_retired(r->collector, &r->data);
 	if (err) {
 		p_err("cannot read the interval's counts: %s", strerror(-err));
 		return err;
 	}
+	hotplug_apply(r, online);
 	report_drops(r, r->data.drops);
 	check_throttling(r);
 	cgroups__new_interval(r->cgroups);
@@ -376,6 +537,10 @@ static int record_setup(struct record *r)
 		p_err("%s", error.msg);
 		return err;
 	}
+	for (int cpu = 0; cpu < r->counters.nr_cpus; cpu++)
+		r->counted[cpu] = counters__has_cpu(&r->counters, cpu);
+	if (cpus_online(r->online, r->counters.nr_cpus))
+		memcpy(r->online, r->counted, sizeof(r->online));
 	/* Through the fd-based call, never the sysctl: it goes off with us. */
 	err = r->env.self_stats ? collector__enable_stats(r->collector) : 0;
 	if (err == -EPERM)

@@ -222,3 +222,11 @@ int cpus_possible(void)
 	err = parse_long(p, 0, 1 << 20, &last);
 	return err ? err : (int)last + 1;
 }
+
+int cpus_online(bool *cpus, int max_cpus)
+{
+	char buf[4096];
+	int err = read_file_str(CPUS_ONLINE_PATH, buf, sizeof(buf));
+
+	return err ? err : cpulist_parse(buf, cpus, max_cpus);
+}

@@ -60,4 +60,11 @@ int cpulist_parse(const char *list, bool *cpus, int max_cpus);
  */
 int cpus_possible(void);
 
+/*
+ * The online CPUs, from /sys/devices/system/cpu/online, into a bool map
+ * of max_cpus (possible CPUs). 0 or -errno.
+ */
+#define CPUS_ONLINE_PATH "/sys/devices/system/cpu/online"
+int cpus_online(bool *cpus, int max_cpus);
+
 #endif

@@ -23,6 +23,11 @@ uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running)
 	return scaled > UINT64_MAX ? UINT64_MAX : (uint64_t)scaled;
 }
 
+bool counter_stopped(uint64_t enabled_ns, uint64_t wall_ns)
+{
+	return !enabled_ns || enabled_ns + wall_ns / 8 + 1000000 < wall_ns;
+}
+
 struct counter_reading counter_delta(const struct counter_reading *now,
 				     const struct counter_reading *prev)
 {
@@ -35,19 +40,30 @@ struct counter_reading counter_delta(const struct counter_reading *now,
 	return d;
 }
 
-/* CPUs of the PMU whose sysfs `type` is attr_type, or all online CPUs. */
+/*
+ * The online CPUs of the PMU whose sysfs `type` is attr_type, or all
+ * online CPUs. A PMU's list may name offline CPUs (a hybrid core PMU's
+ * `cpus`), which perf_event_open() refuses with ENODEV.
+ */
 static int pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus)
 {
+	bool online[BPMC_MAX_CPUS];
 	char buf[4096];
 	int err;
 
 	if (attr_type == PERF_TYPE_HARDWARE || attr_type == PERF_TYPE_HW_CACHE)
 		attr_type = PERF_TYPE_RAW; /* the core PMU, "cpu" */
-	err = sysfs_pmu__cpumask(NULL, attr_type, buf, sizeof(buf));
+	err = cpus_online(online, nr_cpus);
 	if (err)
-		err = read_file_str("/sys/devices/system/cpu/online", buf,
-				    sizeof(buf));
-	return err ? err : cpulist_parse(buf, cpus, nr_cpus);
+		return err;
+	if (sysfs_pmu__cpumask(NULL, attr_type, buf, sizeof(buf))) {
+		memcpy(cpus, online, nr_cpus * sizeof(*cpus));
+		return 0;
+	}
+	err = cpulist_parse(buf, cpus, nr_cpus);
+	for (int cpu = 0; !err && cpu < nr_cpus; cpu++)
+		cpus[cpu] = cpus[cpu] && online[cpu];
+	return err;
 }
 
 int perf_max_sample_rate(long *rate)
@@ -195,13 +211,59 @@ static void attr_for_cpu(struct perf_event_attr *attr, const struct event *ev,
 	}
 }
 
+/* Opens event e on cpu into its slot; error says why not. */
+static int open_one(struct counters *c, int e, int cpu, struct error *error)
+{
+	const struct event_list *events = c->events;
+	const struct event *ev = &events->ev[e];
+	bool member = ev->leader != e;
+	struct perf_event_attr attr;
+	char reason[160];
+	int fd, err;
+
+	attr_for_cpu(&attr, ev, member, &c->opts);
+	fd = syscall(SYS_perf_event_open, &attr, -1, cpu,
+		     member ? c->fd[ev->leader * c->nr_cpus + cpu] : -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		if (member && (errno == EINVAL || errno == ENOSPC))
+			return error__set(
+				error, err,
+				"cannot open event '%s' on cpu %d: its group with '%s' does not fit the PMU's counters",
+				ev->name, cpu, events->ev[ev->leader].name);
+		return error__set(
+			error, err, "cannot open event '%s' on cpu %d: %s",
+			ev->name, cpu,
+			counters__open_reason(ev, &attr, cpu, -err, reason,
+					      sizeof(reason)));
+	}
+	c->fd[e * c->nr_cpus + cpu] = fd;
+	memset(&c->last[e * c->nr_cpus + cpu], 0, sizeof(*c->last));
+	return 0;
+}
+
+/* The CPUs event e counts on: its leader's PMU's, a member living where
+ * its leader does. */
+static int event_cpus(const struct counters *c, int e, bool *cpus,
+		      struct error *error)
+{
+	const struct event *ev = &c->events->ev[e];
+	int err =
+		pmu_cpus(c->events->ev[ev->leader].attr.type, cpus, c->nr_cpus);
+
+	if (err)
+		return error__set(error, err,
+				  "cannot read the CPUs of event '%s': %s",
+				  ev->name, strerror(-err));
+	return 0;
+}
+
 int counters__open(struct counters *c, const struct event_list *events,
 		   const struct counter_opts *opts, struct error *error)
 {
-	struct perf_event_attr attr;
 	bool cpus[BPMC_MAX_CPUS];
-	char reason[160];
-	int fd, opened, err;
+	int opened, err;
 	size_t n;
 
 	memset(c, 0, sizeof(*c));
@@ -215,6 +277,8 @@ int counters__open(struct counters *c, const struct event_list *events,
 			error, E2BIG,
 			"this host has %d possible CPUs; bpmc handles at most %d",
 			c->nr_cpus, BPMC_MAX_CPUS);
+	c->events = events;
+	c->opts = *opts;
 	c->nr_events = events->nr < BPMC_MAX_EVENTS ? events->nr :
 						      BPMC_MAX_EVENTS;
 	for (int e = 0; e < c->nr_events; e++)
@@ -222,64 +286,32 @@ int counters__open(struct counters *c, const struct event_list *events,
 	n = (size_t)c->nr_events * c->nr_cpus;
 	c->fd = malloc(n * sizeof(*c->fd));
 	c->last = calloc(n, sizeof(*c->last));
-	if (!c->fd || !c->last) {
+	c->since_ns = calloc(c->nr_cpus, sizeof(*c->since_ns));
+	if (!c->fd || !c->last || !c->since_ns) {
 		counters__close(c);
 		return error__set(error, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++)
 		c->fd[i] = -1;
 
-	for (int e = 0; e < events->nr; e++) {
-		const struct event *ev = &events->ev[e];
-		bool member = ev->leader != e;
-
-		/* A member lives where its leader does. */
-		err = pmu_cpus(events->ev[ev->leader].attr.type, cpus,
-			       c->nr_cpus);
-		if (err) {
-			error__set(error, err,
-				   "cannot read the CPUs of event '%s': %s",
-				   ev->name, strerror(-err));
+	for (int e = 0; e < c->nr_events; e++) {
+		err = event_cpus(c, e, cpus, error);
+		if (err)
 			goto fail;
-		}
-		attr_for_cpu(&attr, ev, member, opts);
 		opened = 0;
 		for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 			if (!cpus[cpu])
 				continue;
-			fd = syscall(
-				SYS_perf_event_open, &attr, -1, cpu,
-				member ? c->fd[ev->leader * c->nr_cpus + cpu] :
-					 -1,
-				PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0) {
-				err = -errno;
-				if (member &&
-				    (errno == EINVAL || errno == ENOSPC))
-					error__set(
-						error, err,
-						"cannot open event '%s' on cpu %d: its group with '%s' does not fit the PMU's counters",
-						ev->name, cpu,
-						events->ev[ev->leader].name);
-				else
-					error__set(
-						error, err,
-						"cannot open event '%s' on cpu %d: %s",
-						ev->name, cpu,
-						counters__open_reason(
-							ev, &attr, cpu, -err,
-							reason,
-							sizeof(reason)));
+			err = open_one(c, e, cpu, error);
+			if (err)
 				goto fail;
-			}
-			c->fd[e * c->nr_cpus + cpu] = fd;
 			opened++;
 		}
 		if (!opened) {
 			err = error__set(
 				error, ENODEV,
 				"event '%s' has no online CPU to count on",
-				ev->name);
+				events->ev[e].name);
 			goto fail;
 		}
 	}
@@ -287,6 +319,48 @@ int counters__open(struct counters *c, const struct event_list *events,
 fail:
 	counters__close(c);
 	return err;
+}
+
+int counters__open_cpu(struct counters *c, int cpu, int *opened,
+		       struct error *error)
+{
+	bool cpus[BPMC_MAX_CPUS];
+	int err;
+
+	*opened = 0;
+	if (cpu < 0 || cpu >= c->nr_cpus)
+		return error__set(error, EINVAL,
+				  "cpu %d is not a possible CPU (0 to %d)", cpu,
+				  c->nr_cpus - 1);
+	/* Leaders come first in the list, so a member finds its leader. */
+	for (int e = 0; e < c->nr_events; e++) {
+		err = event_cpus(c, e, cpus, error);
+		if (!err && !cpus[cpu])
+			continue;
+		if (!err)
+			err = open_one(c, e, cpu, error);
+		if (err) {
+			counters__close_cpu(c, cpu);
+			*opened = 0;
+			return err;
+		}
+		(*opened)++;
+	}
+	return 0;
+}
+
+void counters__close_cpu(struct counters *c, int cpu)
+{
+	int i;
+
+	/* Members before their leaders, the reverse of opening. */
+	for (int e = c->nr_events - 1; e >= 0; e--) {
+		i = e * c->nr_cpus + cpu;
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+		c->fd[i] = -1;
+		memset(&c->last[i], 0, sizeof(c->last[i]));
+	}
 }
 
 /* Through each group leader, which carries its members along. */
@@ -305,12 +379,34 @@ static int counters__ioctl_all(struct counters *c, unsigned long req)
 
 int counters__enable(struct counters *c)
 {
-	return counters__ioctl_all(c, PERF_EVENT_IOC_ENABLE);
+	int err = counters__ioctl_all(c, PERF_EVENT_IOC_ENABLE);
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+		c->since_ns[cpu] = now;
+	c->enabled = !err;
+	return err;
 }
 
 int counters__disable(struct counters *c)
 {
+	c->enabled = false;
 	return counters__ioctl_all(c, PERF_EVENT_IOC_DISABLE);
+}
+
+int counters__enable_cpu(struct counters *c, int cpu)
+{
+	int fd;
+
+	for (int e = 0; e < c->nr_events; e++) {
+		fd = c->fd[e * c->nr_cpus + cpu];
+		if (fd < 0 || c->leader[e] != e)
+			continue;
+		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+			return -errno;
+	}
+	c->since_ns[cpu] = clock_ns(CLOCK_MONOTONIC);
+	return 0;
 }
 
 void counters__close(struct counters *c)
@@ -323,6 +419,7 @@ void counters__close(struct counters *c)
 	}
 	free(c->fd);
 	free(c->last);
+	free(c->since_ns);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -340,11 +437,17 @@ void counter_totals__reset(struct counter_totals *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t)
+int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
+		       bool *stopped)
 {
+	uint64_t when = clock_ns(CLOCK_MONOTONIC);
+	uint64_t wall = when - c->since_ns[cpu];
 	struct counter_reading now, d;
 	int i;
 
+	if (stopped)
+		*stopped = false;
+	c->since_ns[cpu] = when;
 	for (int e = 0; e < c->nr_events; e++) {
 		i = e * c->nr_cpus + cpu;
 		if (c->fd[i] < 0)
@@ -352,6 +455,8 @@ int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t)
 		if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
 			return errno ? -errno : -EIO;
 		d = counter_delta(&now, &c->last[i]);
+		if (stopped && c->enabled && counter_stopped(d.enabled, wall))
+			*stopped = true;
 		c->last[i] = now;
 		t->raw[e].value += d.value;
 		t->raw[e].enabled += d.enabled;

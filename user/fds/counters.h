@@ -28,6 +28,12 @@ struct counters {
 	int *fd; /* [event * nr_cpus + cpu], -1 if unused */
 	struct counter_reading *last; /* same layout */
 	int leader[BPMC_MAX_EVENTS];
+	/* Kept to open a CPU that comes online later: the events must
+	 * outlive the handle. */
+	const struct event_list *events;
+	struct counter_opts opts;
+	bool enabled; /* counters__enable() was called */
+	uint64_t *since_ns; /* [cpu]: CLOCK_MONOTONIC of its last read or start */
 };
 
 /* Opens every event on every CPU its PMU covers; err says why not. */
@@ -36,6 +42,19 @@ int counters__open(struct counters *c, const struct event_list *events,
 int counters__enable(struct counters *c);
 int counters__disable(struct counters *c);
 void counters__close(struct counters *c);
+
+/*
+ * CPU hotplug. An fd of a CPU that goes offline stays readable, but its
+ * counts freeze and it never counts again, even once the CPU is back
+ * (measured on 6.18): the CPU's fds are closed, and opened anew when it
+ * returns. counters__open_cpu() opens cpu's events disabled, with
+ * readings from zero; 0 opened is not an error (no PMU of ours covers
+ * the CPU). counters__enable_cpu() starts them once BPF is ready.
+ */
+int counters__open_cpu(struct counters *c, int cpu, int *opened,
+		       struct error *err);
+int counters__enable_cpu(struct counters *c, int cpu);
+void counters__close_cpu(struct counters *c, int cpu);
 
 /* One interval's counts per event, summed over CPUs. */
 struct counter_totals {
@@ -48,9 +67,13 @@ void counter_totals__reset(struct counter_totals *t);
 bool counters__has_cpu(const struct counters *c, int cpu);
 /*
  * Reads cpu's fds and adds each event's change since the last read of
- * that CPU to t.
+ * that CPU to t. *stopped (if not NULL) is set when an enabled counter's
+ * enabled time fell behind the clock (counter_stopped): its CPU went
+ * offline since the last read, and may be back already, with fds that
+ * will never count again.
  */
-int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t);
+int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
+		       bool *stopped);
 
 /*
  * Why perf_event_open(attr, cpu) of ev failed with errno err, in words:
@@ -79,6 +102,17 @@ int perf_max_sample_rate(long *rate);
 
 /* The one multiplexing formula: value * enabled / running, 0 if never ran. */
 uint64_t counter_scale(uint64_t value, uint64_t enabled, uint64_t running);
+
+/*
+ * Whether a counter enabled all along, whose enabled time moved by
+ * enabled_ns while wall_ns passed, stopped for part of it. Enabled time
+ * moves whenever the event is enabled, running or multiplexed out; only
+ * an event that its CPU dropped stands still. The slack (an eighth, and
+ * 1 ms) covers perf's clock against CLOCK_MONOTONIC and the gap between
+ * a read and the clock call; a CPU away for less is caught one read
+ * later, when its enabled time does not move at all.
+ */
+bool counter_stopped(uint64_t enabled_ns, uint64_t wall_ns);
 
 /* Difference of two cumulative readings, tolerating a counter wrap. */
 struct counter_reading counter_delta(const struct counter_reading *now,

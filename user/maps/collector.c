@@ -15,8 +15,12 @@
 
 struct collector {
 	struct collect_bpf *skel;
-	struct bpf_link **links;
-	int nr_links;
+	struct bpf_link *prog_links[4]; /* the tracing programs */
+	int nr_prog_links;
+	/* Overflow programs, [event * nr_cpus + cpu] like the fds: a CPU's
+	 * are detached when it goes offline and attached when it returns. */
+	struct bpf_link **fd_links;
+	int nr_fd_links;
 	int nr_cpus;
 	struct bpmc_slot *slot_buf; /* a slot read back from the map */
 	uint64_t *drop_buf; /* one per possible CPU */
@@ -142,24 +146,85 @@ static int attach_prog(struct collector *c, struct bpf_program *prog,
 		return error__set(error, errno, "cannot attach %s: %s",
 				  bpf_program__section_name(prog),
 				  strerror(errno));
-	c->links[c->nr_links++] = link;
+	c->prog_links[c->nr_prog_links++] = link;
+	return 0;
+}
+
+/* cpu_gen[cpu] is a word that the flush on that CPU also writes: one
+ * store, never a read-modify-write racing it (we flush from here). */
+static void set_cpu_gen(struct collector *c, int cpu, __u32 gen)
+{
+	__atomic_store_n(&c->skel->data->control.cpu_gen[cpu], gen,
+			 __ATOMIC_RELEASE);
+}
+
+static __u32 cpu_gen(struct collector *c, int cpu)
+{
+	return __atomic_load_n(&c->skel->data->control.cpu_gen[cpu],
+			       __ATOMIC_ACQUIRE);
+}
+
+/* Puts cpu's fds in the counters map: every fd can be read from BPF
+ * (exact mode and group members). */
+static int map_fds(struct collector *c, const struct counters *counters,
+		   int cpu, struct error *error)
+{
+	int map_fd = bpf_map__fd(c->skel->maps.counters);
+	__u32 idx;
+
+	for (int e = 0; e < counters->nr_events; e++) {
+		idx = e * counters->nr_cpus + cpu;
+		if (counters->fd[idx] >= 0 &&
+		    bpf_map_update_elem(map_fd, &idx, &counters->fd[idx],
+					BPF_ANY))
+			return error__set(
+				error, errno,
+				"cannot add event %d on cpu %d to the counters map: %s",
+				e, cpu, strerror(errno));
+	}
+	return 0;
+}
+
+/* Attaches the overflow programs to cpu's sampling fds. */
+static int link_fds(struct collector *c, const struct counters *counters,
+		    int cpu, struct error *error)
+{
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	__u32 idx;
+
+	for (int e = 0; e < counters->nr_events; e++) {
+		idx = e * counters->nr_cpus + cpu;
+		prog = overflow_prog(c, e);
+		if (counters->fd[idx] < 0 || !bpf_program__autoload(prog))
+			continue;
+		/* libbpf enables the fd as it attaches. */
+		link = bpf_program__attach_perf_event(prog, counters->fd[idx]);
+		if (!link)
+			return error__set(
+				error, errno,
+				"cannot attach to event %d on cpu %d: %s", e,
+				cpu, strerror(errno));
+		c->fd_links[idx] = link;
+	}
 	return 0;
 }
 
 int collector__attach(struct collector *c, const struct counters *counters,
 		      struct error *error)
 {
-	int n = counters->nr_events * counters->nr_cpus;
-	int map_fd = bpf_map__fd(c->skel->maps.counters);
-	struct bpf_program *prog;
-	struct bpf_link *link;
-	__u32 idx;
 	int err;
 
-	/* The per-fd overflow links, and four tracepoints. */
-	c->links = calloc(n + 4, sizeof(*c->links));
-	if (!c->links)
+	c->nr_fd_links = counters->nr_events * counters->nr_cpus;
+	c->fd_links = calloc(c->nr_fd_links, sizeof(*c->fd_links));
+	if (!c->fd_links)
 		return error__set(error, ENOMEM, "out of memory");
+	/* Before the context-switch program runs: a possible CPU without
+	 * fds (offline now) must be left alone if it comes online. */
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+		set_cpu_gen(c, cpu,
+			    counters__has_cpu(counters, cpu) ? 0 :
+							       BPMC_CPU_OFF);
 	err = attach_prog(c, c->skel->progs.on_cgroup_attach, error);
 	if (!err && c->ringbuf)
 		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir, error);
@@ -167,35 +232,61 @@ int collector__attach(struct collector *c, const struct counters *counters,
 		err = attach_prog(c, c->skel->progs.on_exec, error);
 	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
 		err = attach_prog(c, c->skel->progs.on_switch, error);
-	if (err)
-		return err;
-	for (int i = 0; i < n; i++) {
-		if (counters->fd[i] < 0)
-			continue;
-		/* Every fd can be read from BPF: exact mode and members. */
-		idx = i;
-		if (bpf_map_update_elem(map_fd, &idx, &counters->fd[i],
-					BPF_ANY)) {
-			return error__set(
-				error, errno,
-				"cannot add event %d on cpu %d to the counters map: %s",
-				i / counters->nr_cpus, i % counters->nr_cpus,
-				strerror(errno));
-		}
-		prog = overflow_prog(c, i / counters->nr_cpus);
-		if (!bpf_program__autoload(prog))
-			continue;
-		link = bpf_program__attach_perf_event(prog, counters->fd[i]);
-		if (!link) {
-			return error__set(
-				error, errno,
-				"cannot attach to event %d on cpu %d: %s",
-				i / counters->nr_cpus, i % counters->nr_cpus,
-				strerror(errno));
-		}
-		c->links[c->nr_links++] = link;
+	for (int cpu = 0; cpu < counters->nr_cpus && !err; cpu++) {
+		err = map_fds(c, counters, cpu, error);
+		if (!err)
+			err = link_fds(c, counters, cpu, error);
 	}
-	return 0;
+	return err;
+}
+
+void collector__detach_cpu(struct collector *c, const struct counters *counters,
+			   int cpu)
+{
+	int map_fd = bpf_map__fd(c->skel->maps.counters);
+	__u32 idx;
+
+	/* First, so that the context-switch program stops reading them. */
+	set_cpu_gen(c, cpu, (cpu_gen(c, cpu) & BPMC_CPU_GEN) | BPMC_CPU_OFF);
+	for (int e = 0; e < counters->nr_events; e++) {
+		idx = e * counters->nr_cpus + cpu;
+		bpf_link__destroy(c->fd_links[idx]);
+		c->fd_links[idx] = NULL;
+		/* The map holds the perf file: closing the fd would not
+		 * free the event. ENOENT: it never was in. */
+		bpf_map_delete_elem(map_fd, &idx);
+	}
+}
+
+int collector__attach_cpu(struct collector *c, const struct counters *counters,
+			  int cpu, struct error *error)
+{
+	struct bpmc_cpu fresh = {};
+	__u32 key = cpu;
+	int err;
+
+	/* The new fds count from zero: a reading kept from the old ones
+	 * would make the first delta of each counter wrap to ~2^64. */
+	if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpus), &key, &fresh,
+				BPF_ANY))
+		return error__set(error, errno,
+				  "cannot reset the readings of cpu %d: %s",
+				  cpu, strerror(errno));
+	/*
+	 * The fds before the generation, for the context-switch program
+	 * reads them once BPMC_CPU_OFF is clear; the generation before the
+	 * overflow programs, which do not look at BPMC_CPU_OFF. It is the
+	 * live one, which the next take retires: the parity the CPU had
+	 * when it left is stale by now.
+	 */
+	err = map_fds(c, counters, cpu, error);
+	if (!err) {
+		set_cpu_gen(c, cpu, c->gen);
+		err = link_fds(c, counters, cpu, error);
+	}
+	if (err)
+		collector__detach_cpu(c, counters, cpu);
+	return err;
 }
 
 static int interval_data__reserve(struct interval_data *d, size_t nr)
@@ -450,9 +541,11 @@ void collector__destroy(struct collector *c)
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
 	ring_buffer__free(c->new_cgroups);
-	for (int i = 0; i < c->nr_links; i++)
-		bpf_link__destroy(c->links[i]);
-	free(c->links);
+	for (int i = 0; i < c->nr_prog_links; i++)
+		bpf_link__destroy(c->prog_links[i]);
+	for (int i = 0; c->fd_links && i < c->nr_fd_links; i++)
+		bpf_link__destroy(c->fd_links[i]);
+	free(c->fd_links);
 	collect_bpf__destroy(c->skel);
 	free(c->slot_buf);
 	free(c->drop_buf);

@@ -66,10 +66,22 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 int collector__attach(struct collector *c, const struct counters *counters,
 		      struct error *err);
 /*
+ * CPU hotplug, at an interval boundary, after collector__take_retired().
+ * detach_cpu: the CPU has no counters any more (offline, or back with
+ * fds that stopped): BPF leaves it alone, its overflow programs are
+ * detached and its fds leave the counters map; close them after.
+ * attach_cpu: the CPU's new fds (opened disabled) go in, its readings
+ * start from zero and it joins the live generation; enable them after.
+ */
+void collector__detach_cpu(struct collector *c, const struct counters *counters,
+			   int cpu);
+int collector__attach_cpu(struct collector *c, const struct counters *counters,
+			  int cpu, struct error *err);
+/*
  * Ends the interval on one CPU: credits what is pending there (exact
  * mode) and flips the CPU's generation. Call it on every online CPU, each
  * time from that CPU so that reading its fds right after sees the same
- * instant, then take the retired generation.
+ * instant, then take the retired generation. -ENXIO: cpu is offline.
  */
 int collector__flush_cpu(struct collector *c, int cpu);
 /* Moves the retired generation's contents into data, emptying it. */
