@@ -1,5 +1,36 @@
 # bpmc: build, run, test, bench. See README.md and docs/architecture.md.
+#
+# SANITIZE=1 builds everything of user space (objects, unit tests,
+# helpers, benches, the binary) with ASan and UBSan into build-san/, the
+# binary as build-san/bpmc, so that no object, archive or -MMD file is
+# shared with the plain build in build/ and ./bpmc; the BPF object is
+# built there too, with its usual flags. `make test SANITIZE=1` runs the
+# whole suite against that build.
+# FUZZ=1 (which `make fuzz` and `make fuzz-bins` set themselves) builds
+# the stages the libFuzzer targets of tests/fuzz/ link with clang and
+# -fsanitize=fuzzer-no-link,address,undefined into build-fuzz/, a third
+# tree of its own.
+ifeq ($(FUZZ),1)
+OUTPUT := build-fuzz
+BPMC_BIN := $(OUTPUT)/bpmc
+CC = $(CLANG)
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined \
+	     -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else ifeq ($(SANITIZE),1)
+OUTPUT := build-san
+BPMC_BIN := $(OUTPUT)/bpmc
+# clang, whose UBSan lives in the ASan runtime and so honours its
+# log_path (tests/run): gcc's libubsan is a runtime apart that writes to
+# stderr whatever log_path says, where a test that expects bpmc to fail
+# cannot tell a finding from a refusal.
+CC = $(CLANG)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=undefined
+else
 OUTPUT := build
+BPMC_BIN := bpmc
+SAN_FLAGS :=
+endif
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
@@ -8,7 +39,7 @@ ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc
 
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP
+	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
 	      -Iinclude -I$(OUTPUT) -MMD -MP
 
@@ -52,6 +83,11 @@ STAGE_test_scope := common
 STAGE_test_opts := cmd
 STAGE_export_cost := cmd
 STAGE_resolve_cost := identity
+# Each fuzz target too (tests/fuzz/).
+STAGE_fuzz_events := names
+STAGE_fuzz_sysfs_pmu := names
+STAGE_fuzz_containers := identity
+STAGE_fuzz_csv := sinks
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -65,6 +101,9 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(OUTPUT)/bench/%,$(BENCH_SRCS))
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/%,$(HELPER_SRCS))
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 60
 
 ifeq ($(V),1)
 Q =
@@ -78,13 +117,14 @@ endif
 # Keep every intermediate (objects, the skeleton): nothing is rebuilt twice.
 .SECONDARY:
 .SECONDEXPANSION:
-.PHONY: all deps run test bench soak format clean test-bins install uninstall
+.PHONY: all deps run test bench soak format clean test-bins install uninstall \
+	fuzz fuzz-bins
 
-all: bpmc
+all: $(BPMC_BIN)
 
 include vmlinux/vmlinux.mk
 
-$(OUTPUT) $(OUTPUT)/tests $(OUTPUT)/bench:
+$(OUTPUT) $(OUTPUT)/tests $(OUTPUT)/bench $(OUTPUT)/fuzz:
 	$(Q)mkdir -p $@
 
 # -g debug info only goes: BTF stays, and the skeleton embeds 1/7th.
@@ -113,7 +153,7 @@ $(OUTPUT)/lib$(1).a: $(filter $(OUTPUT)/user/$(1)/%.o,$(USER_OBJS))
 endef
 $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
-bpmc: $(call stage_archives,cmd)
+$(BPMC_BIN): $(call stage_archives,cmd)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ -Wl,--start-group $^ -Wl,--end-group \
 		$(call stage_ldlibs,cmd)
@@ -138,8 +178,14 @@ $(OUTPUT)/tests/%: tests/helpers/%.c $$(call stage_archives,$$(STAGE_helper_$$*)
 		$(call stage_archives,$(STAGE_helper_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_helper_$*)) -pthread -lbpf -lelf -lz
 
+$(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call stage_archives,$$(STAGE_fuzz_$$*)) | $(OUTPUT)/fuzz
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< -o $@ -Wl,--start-group \
+		$(call stage_archives,$(STAGE_fuzz_$*)) -Wl,--end-group \
+		$(call stage_ldlibs,$(STAGE_fuzz_$*))
+
 -include $(USER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BINS:=.d) \
-	$(BENCH_BINS:=.d) $(HELPER_BINS:=.d)
+	$(BENCH_BINS:=.d) $(HELPER_BINS:=.d) $(FUZZ_BINS:=.d)
 
 # Installs whatever of the build and test dependencies is missing.
 deps:
@@ -152,9 +198,36 @@ run: deps
 # Benches are built too, so a change that breaks one fails the suite.
 test-bins: all $(UNIT_BINS) $(HELPER_BINS) $(BENCH_BINS)
 
+# The suite finds the binary and the helpers through BPMC_BIN and
+# BPMC_BUILD (tests/run, tests/integration/lib.sh); under SANITIZE=1,
+# tests/run makes every finding of ASan or UBSan fail the test it
+# happened in (see SANITIZE there).
 test: deps
 	$(Q)$(MAKE) -s --no-print-directory test-bins
-	$(Q)tests/run
+	$(Q)if tests/fuzz/run --can-build $(CLANG); then \
+		$(MAKE) -s --no-print-directory fuzz-bins; fi
+	$(Q)BPMC_BIN=$(abspath $(BPMC_BIN)) BPMC_BUILD=$(abspath $(OUTPUT)) \
+		SANITIZE=$(SANITIZE) $(if $(filter 1,$(SANITIZE)),BPMC_FUZZ_SKIP="$(FUZZ_SKIP_SAN)") \
+		tests/run
+
+# The fuzz targets carry ASan and UBSan themselves and run in the plain
+# suite: the sanitized suite does not run them a second time.
+FUZZ_SKIP_SAN := run by the plain suite, which builds them with ASan and UBSan
+
+# The libFuzzer targets, in build-fuzz/ whatever SANITIZE says.
+ifeq ($(FUZZ),1)
+fuzz-bins: $(FUZZ_BINS)
+else
+fuzz-bins:
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
+endif
+
+# make fuzz [FUZZ_SECONDS=60] [FUZZ_MERGE=1]: each target for
+# FUZZ_SECONDS from its corpus in tests/fuzz/corpus/; FUZZ_MERGE=1 merges
+# the inputs that found new coverage into the corpus.
+fuzz: deps
+	$(Q)$(MAKE) -s --no-print-directory fuzz-bins
+	$(Q)tests/fuzz/run -s $(FUZZ_SECONDS) $(if $(filter 1,$(FUZZ_MERGE)),--merge)
 
 # SOAK_SECONDS=600 by default; tests/soak/soak.sh says what it checks.
 soak: deps
@@ -175,11 +248,11 @@ UNITDIR := $(PREFIX)/lib/systemd/system
 SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
 DOCS := README.md $(wildcard docs/*.md)
 
-install: bpmc
+install: $(BPMC_BIN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
-	$(Q)install -m 0755 bpmc $(DESTDIR)$(BINDIR)/bpmc
+	$(Q)install -m 0755 $(BPMC_BIN) $(DESTDIR)$(BINDIR)/bpmc
 	$(Q)install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
 		scripts/bpmc.service > $(DESTDIR)$(UNITDIR)/bpmc.service
@@ -205,8 +278,9 @@ uninstall:
 format:
 	$(Q)clang-format -i bpf/*.c include/*.h $(USER_SRCS) \
 		$(wildcard $(foreach s,$(STAGES),user/$(s)/*.h)) \
-		tests/unit/*.c tests/unit/*.h tests/helpers/*.c bench/*.c
+		tests/unit/*.c tests/unit/*.h tests/helpers/*.c bench/*.c \
+		tests/fuzz/*.c
 
 clean:
 	$(call msg,CLEAN,)
-	$(Q)rm -rf $(OUTPUT) bpmc
+	$(Q)rm -rf $(OUTPUT) $(BPMC_BIN)

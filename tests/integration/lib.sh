@@ -5,8 +5,9 @@
 
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BPMC="$ROOT/bpmc"
-HELPERS="$ROOT/build/tests"
+# tests/run and `make test` set these; `make test SANITIZE=1` to build-san/.
+BPMC="${BPMC_BIN:-$ROOT/bpmc}"
+HELPERS="${BPMC_BUILD:-$ROOT/build}/tests"
 HELPERS_PY="$ROOT/tests/helpers"
 TMP=$(mktemp -d /tmp/bpmc-test.XXXXXX)
 CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
