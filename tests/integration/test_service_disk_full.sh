@@ -47,8 +47,10 @@ echo "  ${#files[@]} files; $n intervals written, $lost lost (intervals_lost row
 TINY=$TMP/tiny
 mkdir "$TINY" && mount -t tmpfs -o size=64k bpmc-test "$TINY" || skip "cannot mount a tmpfs here"
 ATEXIT+=("umount '$TINY'")
+# gzip writes a seventh as much: less room for it, so that it fills too.
 for f in one.csv one.csv.gz; do
-	dd if=/dev/zero of="$TINY/filler" bs=1k count=40 2>/dev/null
+	room=$([ "$f" = one.csv ] && echo 24 || echo 16)
+	dd if=/dev/zero of="$TINY/filler" bs=1k count=$((64 - room)) 2>/dev/null
 	"$BPMC" record -e cpu-clock,page-faults --by cgroup,process,thread -I 50 -d 3 \
 		-o "$TINY/$f" 2>"$TMP/log.$f"
 	rc=$?

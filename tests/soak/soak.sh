@@ -62,8 +62,10 @@ churn_with_record() {
 }
 
 # self_series FILE EVENT: the self rows' count of EVENT, one per interval.
+# (a gauge such as peak_rss_bytes is in value since schema 5, a delta in count)
 self_series() {
-	csv_awk -v m="$2" '$col("scope") == "self" && $col("event") == m { print $col("count") }' "$1"
+	csv_awk -v m="$2" '$col("scope") == "self" && $col("event") == m {
+		print $col("value") != "" ? $col("value") : $col("count") }' "$1"
 }
 
 # check_run NAME: the checks of a run whose --max-keys is large enough.
