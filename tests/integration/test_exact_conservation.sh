@@ -40,6 +40,15 @@ csv_awk '{ k = $col("time") SUBSEP $col("event"); s = $col("scope")
 		exit bad
 	}' "$TMP/out.csv" || fail "an interval's rows do not add up to its system row within 0.1 %"
 
+# interval_ms is the span the counts cover: on a busy host the system
+# cpu-clock is the online CPUs times interval_ms, within its rounding.
+csv_awk -v n="$(nproc)" '$col("scope") == "system" && $col("event") == "cpu-clock" {
+		r = $col("count") / (n * $col("interval_ms") * 1e6)
+		if (min == "" || r < min) min = r; if (r > max) max = r }
+	END { printf "  system cpu-clock / (%d CPUs x interval_ms): %.4f to %.4f\n", n, min, max
+	      exit !(min > 0.99 && max < 1.01) }' "$TMP/out.csv" ||
+	fail "interval_ms is not the span the system row's cpu-clock covers"
+
 # The churn's children lived a few ms each, yet they were exported.
 kids=$(csv_awk -v cg="/bpmc-test-$$/churn" -v p="$churn" '$col("scope") == "process" && $col("cgroup") == cg &&
 	$col("pid") != p && $col("comm") == "churn" { n[$col("pid")] = 1 }

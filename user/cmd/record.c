@@ -53,6 +53,11 @@ struct record {
 	bool retry[BPMC_MAX_CPUS];
 	bool stays[BPMC_MAX_CPUS]; /* refused us, yet did not go offline */
 	bool settling[BPMC_MAX_CPUS]; /* online, its bring-up not done */
+	/* CLOCK_MONOTONIC of each CPU's last read (0: not counted): the
+	 * span a CPU's counts cover ends at its own read, and the reads of
+	 * one round are milliseconds apart when bpmc waits for a busy CPU. */
+	uint64_t read_ns[BPMC_MAX_CPUS];
+	uint64_t span_sum_ns, span_cpus; /* this round's spans */
 };
 
 static volatile sig_atomic_t stop_requested, rotate_requested;
@@ -200,12 +205,14 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 			  bool *online)
 {
 	int nr = r->counters.nr_cpus;
+	uint64_t now;
 	bool stopped;
 	cpu_set_t one;
 	int err = 0;
 
 	counter_totals__reset(t);
 	memset(r->gone, 0, sizeof(r->gone));
+	r->span_sum_ns = r->span_cpus = 0;
 	/*
 	 * Polled, once an interval, rather than watched through a uevent
 	 * socket: a CPU's counters can only be swapped here, between its
@@ -244,6 +251,12 @@ read:
 			err = counters__read_cpu(&r->counters, cpu, t,
 						 &stopped);
 		r->gone[cpu] = !online[cpu] || stopped;
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (!err && r->read_ns[cpu]) {
+			r->span_sum_ns += now - r->read_ns[cpu];
+			r->span_cpus++;
+		}
+		r->read_ns[cpu] = r->gone[cpu] ? 0 : now;
 	}
 	sched_setaffinity(0, sizeof(r->affinity), &r->affinity);
 	return err;
@@ -306,6 +319,7 @@ static void hotplug_bring_up(struct record *r, int cpu)
 	p_warn("cpu%d came online: counting it%s", cpu,
 	       r->counted[cpu] ? " again" : "");
 	r->counted[cpu] = true;
+	r->read_ns[cpu] = clock_ns(CLOCK_MONOTONIC); /* its counts start */
 	r->retry[cpu] = false;
 }
 
@@ -340,13 +354,15 @@ static void hotplug_apply(struct record *r, const bool *online)
 
 static int write_interval(struct record *r)
 {
-	/* The span the counts cover: from one flush to the next, not from
-	 * one wake-up to the next (a late wake-up made a loaded host's
-	 * cpu-clock reach 103 % of CPUs x interval_ms). */
+	/*
+	 * The span the counts cover, not the time from one wake-up to the
+	 * next (a late wake-up made a loaded host's cpu-clock reach 103 % of
+	 * CPUs x interval_ms): each CPU's counts run from its last read to
+	 * this one, so interval_ms is the mean of those spans.
+	 */
 	uint64_t cut = clock_ns(CLOCK_MONOTONIC);
 	struct interval_info info = {
 		.end_realtime_ns = clock_ns(CLOCK_REALTIME),
-		.length_ns = cut - r->last_cut_ns,
 		.host = r->host,
 	};
 	struct counter_totals totals;
@@ -354,8 +370,10 @@ static int write_interval(struct record *r)
 	bool online[BPMC_MAX_CPUS];
 	int err;
 
-	r->last_cut_ns = cut;
 	err = flush_all_cpus(r, &totals, online);
+	info.length_ns = r->span_cpus ? r->span_sum_ns / r->span_cpus :
+					cut - r->last_cut_ns;
+	r->last_cut_ns = cut;
 	if (!err)
 		err = collector__take_retired(r->collector, &r->data);
 	if (err) {
@@ -635,6 +653,9 @@ int cmd_record(int argc, char **argv)
 	ret = 1;
 	err = counters__enable(&r.counters);
 	r.last_cut_ns = clock_ns(CLOCK_MONOTONIC); /* the counts start here */
+	for (int cpu = 0; cpu < r.counters.nr_cpus; cpu++)
+		if (counters__has_cpu(&r.counters, cpu))
+			r.read_ns[cpu] = r.last_cut_ns;
 	if (err) {
 		p_err("cannot enable the counters: %s", strerror(-err));
 		goto cleanup;
