@@ -58,6 +58,7 @@ struct record {
 	 * one round are milliseconds apart when bpmc waits for a busy CPU. */
 	uint64_t read_ns[BPMC_MAX_CPUS];
 	uint64_t span_sum_ns, span_cpus; /* this round's spans */
+	bool span_unsure; /* a CPU left during the round */
 };
 
 static volatile sig_atomic_t stop_requested, rotate_requested;
@@ -213,6 +214,7 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 	counter_totals__reset(t);
 	memset(r->gone, 0, sizeof(r->gone));
 	r->span_sum_ns = r->span_cpus = 0;
+	r->span_unsure = false;
 	/*
 	 * Polled, once an interval, rather than watched through a uevent
 	 * socket: a CPU's counters can only be swapped here, between its
@@ -252,7 +254,11 @@ read:
 						 &stopped);
 		r->gone[cpu] = !online[cpu] || stopped;
 		now = clock_ns(CLOCK_MONOTONIC);
-		if (!err && r->read_ns[cpu]) {
+		/* A CPU that left stopped counting at an unknown moment
+		 * before this read: its span is not the one its counts
+		 * cover, so it does not set the interval's. */
+		r->span_unsure |= r->gone[cpu];
+		if (!err && r->read_ns[cpu] && !r->gone[cpu]) {
 			r->span_sum_ns += now - r->read_ns[cpu];
 			r->span_cpus++;
 		}
@@ -371,8 +377,12 @@ static int write_interval(struct record *r)
 	int err;
 
 	err = flush_all_cpus(r, &totals, online);
-	info.length_ns = r->span_cpus ? r->span_sum_ns / r->span_cpus :
-					cut - r->last_cut_ns;
+	/* In a round where a CPU left, its counts stopped at a moment no
+	 * read shows: the round's own start-to-start span is the better
+	 * measure then. */
+	info.length_ns = r->span_cpus && !r->span_unsure ?
+				 r->span_sum_ns / r->span_cpus :
+				 cut - r->last_cut_ns;
 	r->last_cut_ns = cut;
 	if (!err)
 		err = collector__take_retired(r->collector, &r->data);
