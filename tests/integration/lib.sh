@@ -151,6 +151,31 @@ csv_sum() {
 		END { printf "%.0f\n", s }' "$1"
 }
 
+# check_conservation CSV LABEL: independently of --check, each interval's
+# cgroup rows, and process rows, against its system row, per event (only
+# events with system rows: meta rows carry keys in event too). Prints the
+# worst interval per event and scope; false if one is above 0.1 %.
+check_conservation() {
+	csv_awk -v label="$2" '{ k = $col("time") SUBSEP $col("event"); s = $col("scope")
+		if (s == "system") { sys[k] = $col("count"); ev[$col("event")] = 1 }
+		else sum[k, s] += $col("count") }
+		END {
+		for (k in sys) for (si = 1; si <= 2; si++) {
+			s = si == 1 ? "cgroup" : "process"
+			d = sum[k, s] - sys[k]; if (d < 0) d = -d
+			split(k, kk, SUBSEP)
+			p = sys[k] ? 100 * d / sys[k] : 0
+			if (p > worst[kk[2], s]) worst[kk[2], s] = p
+		}
+		bad = 0
+		for (e in ev) for (si = 1; si <= 2; si++) {
+			s = si == 1 ? "cgroup" : "process"
+			printf "  %s%s %s rows: worst interval %.4f %% off the system row\n", label, e, s, worst[e, s]
+			if (worst[e, s] > 0.1) bad = 1
+		}
+		exit bad }' "$1"
+}
+
 # within A B PCT: true when A is within PCT percent of B.
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {

@@ -19,26 +19,8 @@ grep "check:" "$TMP/log" | sed 's/^/  /'
 [ "$rc" -eq 0 ] || fail "record --check exited $rc: $(cat "$TMP/log")"
 
 # Independently of --check: the worst interval, per scope and event.
-csv_awk '{ k = $col("time") SUBSEP $col("event"); s = $col("scope")
-	  if (s == "system") sys[k] = $col("count"); else sum[k, s] += $col("count")
-	  ev[$col("event")] = 1 }
-	END {
-		for (k in sys) for (si = 1; si <= 2; si++) {
-			s = si == 1 ? "cgroup" : "process"
-			d = sum[k, s] - sys[k]; if (d < 0) d = -d
-			split(k, kk, SUBSEP)
-			p = sys[k] ? 100 * d / sys[k] : 0
-			if (p > worst[kk[2], s]) worst[kk[2], s] = p
-			n++
-		}
-		bad = 0
-		for (e in ev) for (si = 1; si <= 2; si++) {
-			s = si == 1 ? "cgroup" : "process"
-			printf "  %s %s rows: worst interval %.4f %% off the system row\n", e, s, worst[e, s]
-			if (worst[e, s] > 0.1) bad = 1
-		}
-		exit bad
-	}' "$TMP/out.csv" || fail "an interval's rows do not add up to its system row within 0.1 %"
+check_conservation "$TMP/out.csv" "" ||
+	fail "an interval's rows do not add up to its system row within 0.1 %"
 
 # interval_ms is the span the counts cover: on a busy host the system
 # cpu-clock is the online CPUs times interval_ms, within its rounding.

@@ -16,7 +16,10 @@ files=("$D"/t-*.csv)
 python3 "$CHECK" "${files[@]}" >"$TMP/time.rows" || fail "time-rotated files are not whole"
 # The second of each interval's start, per file: one per file, and no
 # second in two files.
-awk '{ s = int(($2 - $3) / 1000); if (!(($5, s) in seen)) { seen[$5, s] = 1; per[$5]++; sec[s]++ } }
+# (An interval starting within 2 ms of a second's edge is left out: the
+# file's start is exact, the CSV's end and interval_ms are whole ms.)
+awk '{ st = $2 - $3; if (st % 1000 < 2 || st % 1000 > 997) next
+	s = int(st / 1000); if (!(($5, s) in seen)) { seen[$5, s] = 1; per[$5]++; sec[s]++ } }
 	END { for (f in per) if (per[f] != 1) { print "  " f " spans " per[f] " seconds"; bad = 1 }
 	      for (s in sec) if (sec[s] != 1) { print "  second " s " is in " sec[s] " files"; bad = 1 }
 	      exit bad }' "$TMP/time.rows" || fail "time rotation is not on wall-clock seconds"
