@@ -47,20 +47,26 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
 # archive. DEPS_x is what stage x may link: itself and the stages below
 # it (docs/architecture.md), so a unit test of names/ or rows/ links
 # neither libbpf nor the skeleton.
-STAGES := common names fds maps rows identity sinks cmd
+STAGES := common names fds maps rows identity sinks pmc symbols cmd
 DEPS_common := common
 DEPS_names := names common
 DEPS_fds := fds names common
 DEPS_identity := identity common
 DEPS_sinks := sinks common
 DEPS_maps := maps fds names common
+# libpmc: no libbpf, no skeleton (docs/architecture.md).
+DEPS_pmc := pmc fds names common
+# ELF symbol tables, for stat --profile.
+DEPS_symbols := symbols common
 DEPS_rows := rows identity sinks fds names common
-DEPS_cmd := cmd rows maps identity sinks fds names common
+DEPS_cmd := cmd pmc symbols rows maps identity sinks fds names common
 # Only these stages need external libraries.
 EXTLIBS_common := -lm
 EXTLIBS_names := -lpfm
 EXTLIBS_sinks := -lz
 EXTLIBS_maps := -lbpf -lelf -lz
+EXTLIBS_pmc := -pthread
+EXTLIBS_symbols := -lelf
 
 stage_archives = $(foreach s,$(DEPS_$(1)),$(OUTPUT)/lib$(s).a)
 stage_ldlibs = $(sort $(foreach s,$(DEPS_$(1)),$(EXTLIBS_$(s))))
