@@ -44,6 +44,9 @@ struct pmc_counter_cfg {
 
 #define PMC_INVALID_EVID (-1)
 
+int pmc_control(int ctr, int op, void *argp);
+int pmc_get_info(int ctr, int op, void *argp);
+
 /* ---- Linux extensions ------------------------------------------------ */
 
 /*

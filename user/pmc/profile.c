@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmc/profile.h"
+
+struct mapping {
+	uint64_t start, end, pgoff;
+	char *path;
+};
+
+/* A process's file mappings, as the kernel reported them. */
+struct space {
+	int32_t pid;
+	struct mapping *map;
+	size_t nr, cap;
+};
+
+struct bucket {
+	uint64_t pc;
+	uint64_t count;
+	int32_t pid;
+	int used;
+};
+
+struct profile {
+	struct bucket *hist;
+	size_t hist_cap, hist_used; /* open addressing, cap a power of 2 */
+	struct space *spaces;
+	size_t nr_spaces, cap_spaces;
+	uint64_t samples, lost;
+};
+
+static struct space *space_find(struct profile *p, int32_t pid, int create)
+{
+	for (size_t i = 0; i < p->nr_spaces; i++)
+		if (p->spaces[i].pid == pid)
+			return &p->spaces[i];
+	if (!create)
+		return NULL;
+	if (p->nr_spaces == p->cap_spaces) {
+		size_t cap = p->cap_spaces ? 2 * p->cap_spaces : 8;
+		struct space *grown = realloc(p->spaces, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		p->spaces = grown;
+		p->cap_spaces = cap;
+	}
+	memset(&p->spaces[p->nr_spaces], 0, sizeof(p->spaces[0]));
+	p->spaces[p->nr_spaces].pid = pid;
+	return &p->spaces[p->nr_spaces++];
+}
+
+static void space_clear(struct space *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->map[i].path);
+	s->nr = 0;
+}
+
+static int space_add(struct space *s, uint64_t start, uint64_t len,
+		     uint64_t pgoff, const char *path)
+{
+	struct mapping *m;
+
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct mapping *grown = realloc(s->map, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		s->map = grown;
+		s->cap = cap;
+	}
+	m = &s->map[s->nr];
+	m->path = strdup(path);
+	if (!m->path)
+		return -ENOMEM;
+	m->start = start;
+	m->end = start + len;
+	m->pgoff = pgoff;
+	s->nr++;
+	return 0;
+}
+
+/* The mappings present before the counter existed: the kernel reports
+ * only those made afterwards. */
+static void read_own_maps(struct profile *p, int32_t self)
+{
+	char line[4096 + 128], path[4096];
+	unsigned long long start, end, pgoff;
+	struct space *s = space_find(p, self, 1);
+	FILE *f = fopen("/proc/self/maps", "re");
+	char perms[8];
+
+	if (!f || !s) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		path[0] = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]",
+			   &start, &end, perms, &pgoff, path) < 4)
+			continue;
+		if (perms[2] == 'x' && path[0] == '/')
+			space_add(s, start, end - start, pgoff, path);
+	}
+	fclose(f);
+}
+
+int profile__new(struct profile **out, int32_t self)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->hist_cap = 1024;
+	p->hist = calloc(p->hist_cap, sizeof(*p->hist));
+	if (!p->hist) {
+		free(p);
+		return -ENOMEM;
+	}
+	read_own_maps(p, self);
+	*out = p;
+	return 0;
+}
+
+void profile__free(struct profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr_spaces; i++) {
+		space_clear(&p->spaces[i]);
+		free(p->spaces[i].map);
+	}
+	free(p->spaces);
+	free(p->hist);
+	free(p);
+}
+
+static size_t hash_pc(int32_t pid, uint64_t pc, size_t cap)
+{
+	uint64_t h = (pc ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 20) & (cap - 1);
+}
+
+static int hist_grow(struct profile *p)
+{
+	size_t cap = 2 * p->hist_cap;
+	struct bucket *grown = calloc(cap, sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->hist_cap; i++) {
+		const struct bucket *b = &p->hist[i];
+		size_t j;
+
+		if (!b->used)
+			continue;
+		for (j = hash_pc(b->pid, b->pc, cap); grown[j].used;
+		     j = (j + 1) & (cap - 1))
+			;
+		grown[j] = *b;
+	}
+	free(p->hist);
+	p->hist = grown;
+	p->hist_cap = cap;
+	return 0;
+}
+
+static void hist_add(struct profile *p, int32_t pid, uint64_t pc)
+{
+	size_t j;
+
+	if (2 * (p->hist_used + 1) > p->hist_cap && hist_grow(p)) {
+		p->lost++; /* no memory: counted, not hidden */
+		return;
+	}
+	for (j = hash_pc(pid, pc, p->hist_cap); p->hist[j].used;
+	     j = (j + 1) & (p->hist_cap - 1))
+		if (p->hist[j].pid == pid && p->hist[j].pc == pc)
+			break;
+	if (!p->hist[j].used) {
+		p->hist[j] = (struct bucket){ .pc = pc, .pid = pid, .used = 1 };
+		p->hist_used++;
+	}
+	p->hist[j].count++;
+	p->samples++;
+}
+
+/* A child starts with its parent's address space. */
+static void space_fork(struct profile *p, int32_t pid, int32_t ppid)
+{
+	struct space *child = space_find(p, pid, 1), *parent;
+
+	if (!child)
+		return;
+	space_clear(child);
+	parent = space_find(p, ppid, 0);
+	for (size_t i = 0; parent && i < parent->nr; i++) {
+		const struct mapping m = parent->map[i];
+
+		space_add(child, m.start, m.end - m.start, m.pgoff, m.path);
+		parent = space_find(p, ppid, 0); /* child's add may move it */
+	}
+}
+
+void profile__record(void *profile, const struct perf_event_header *h)
+{
+	struct profile *p = profile;
+	const uint32_t *u32 = (const void *)(h + 1);
+	const uint64_t *u64 = (const void *)(h + 1);
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: /* sample_type IP | TID: ip, pid, tid */
+		if (h->size >= sizeof(*h) + 16)
+			hist_add(p, (int32_t)u32[2], u64[0]);
+		break;
+	case PERF_RECORD_MMAP: { /* pid, tid, addr, len, pgoff, filename */
+		struct space *s = space_find(p, (int32_t)u32[0], 1);
+		const char *name = (const char *)(h + 1) + 32;
+
+		if (s && h->size > sizeof(*h) + 32 && name[0] == '/')
+			space_add(s, u64[1], u64[2], u64[3], name);
+		break;
+	}
+	case PERF_RECORD_FORK: /* pid, ppid, tid, ptid: a process if pid == tid */
+		if (u32[0] == u32[2] && u32[0] != u32[1])
+			space_fork(p, (int32_t)u32[0], (int32_t)u32[1]);
+		break;
+	case PERF_RECORD_COMM: /* pid, tid, comm: an exec drops the old space */
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+			struct space *s = space_find(p, (int32_t)u32[0], 0);
+
+			if (s)
+				space_clear(s);
+		}
+		break;
+	case PERF_RECORD_LOST: /* id, lost */
+		p->lost += u64[1];
+		break;
+	}
+}
+
+void profile__stats(const struct profile *p,
+		    struct pmc_linux_profile_stats *out)
+{
+	out->samples = p->samples;
+	out->lost = p->lost;
+	out->entries = p->hist_used;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct pmc_linux_profile_entry *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+int profile__entries(const struct profile *p,
+		     struct pmc_linux_profile_entry *out, size_t max,
+		     size_t *total)
+{
+	struct pmc_linux_profile_entry *all;
+	size_t n = 0;
+
+	*total = p->hist_used;
+	if (!max)
+		return 0;
+	all = malloc((p->hist_used ? p->hist_used : 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->hist_cap; i++)
+		if (p->hist[i].used)
+			all[n++] = (struct pmc_linux_profile_entry){
+				.pc = p->hist[i].pc,
+				.count = p->hist[i].count,
+				.pid = p->hist[i].pid,
+			};
+	qsort(all, n, sizeof(*all), by_count);
+	memcpy(out, all, (n < max ? n : max) * sizeof(*all));
+	free(all);
+	return 0;
+}
+
+int profile__locate(const struct profile *p, int32_t pid, uint64_t pc,
+		    char *path, size_t pathlen, uint64_t *file_offset)
+{
+	const struct space *s = NULL;
+
+	for (size_t i = 0; i < p->nr_spaces; i++)
+		if (p->spaces[i].pid == pid)
+			s = &p->spaces[i];
+	/* Newest first: a mapping made later covers an older one. */
+	for (size_t i = s ? s->nr : 0; i-- > 0;) {
+		const struct mapping *m = &s->map[i];
+
+		if (pc >= m->start && pc < m->end) {
+			snprintf(path, pathlen, "%s", m->path);
+			*file_offset = pc - m->start + m->pgoff;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
