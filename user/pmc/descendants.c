@@ -145,6 +145,19 @@ static struct proc *add(struct descendants *d, int32_t pid)
 	return p;
 }
 
+int descendants__fork(struct descendants *d, int32_t pid, int32_t ppid,
+		      int32_t tid)
+{
+	struct proc *p;
+
+	if (pid != tid || pid == d->self)
+		return 0; /* a thread */
+	p = find(d, pid);
+	if (p && p->state == LIVE)
+		return 0; /* a READ of it came first */
+	return add(d, pid) ? 0 : -ENOMEM;
+}
+
 int descendants__exit(struct descendants *d, int32_t pid, int32_t ppid,
 		      int32_t tid)
 {

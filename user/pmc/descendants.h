@@ -9,7 +9,8 @@
  * process counts here once its parent at exit is us, or an exited
  * process that counts here. An exited grandchild of a live child waits
  * for that child; an orphan, whose parent at exit was a reaper, never
- * counts. Pure bookkeeping: pmc.c feeds it the records.
+ * counts. Pure bookkeeping: state.c feeds it the records in time order
+ * (a process's FORK before anything it causes).
  */
 #ifndef BPMC_PMC_DESCENDANTS_H
 #define BPMC_PMC_DESCENDANTS_H
@@ -29,6 +30,9 @@ struct descendants;
 int descendants__new(struct descendants **out, int32_t self, int nr_slots);
 void descendants__free(struct descendants *d);
 
+/* PERF_RECORD_FORK: a new process when tid == pid. */
+int descendants__fork(struct descendants *d, int32_t pid, int32_t ppid,
+		      int32_t tid);
 /* PERF_RECORD_EXIT of task tid of process pid, whose parent was ppid. */
 int descendants__exit(struct descendants *d, int32_t pid, int32_t ppid,
 		      int32_t tid);

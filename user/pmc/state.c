@@ -219,6 +219,7 @@ struct thread_state *thread_state__get(void)
 
 /* ---- the rings ---- */
 
+/* Every record carries its time last (sample_id_all, PERF_SAMPLE_TIME). */
 struct read_record { /* read_format: value, enabled, running, id */
 	struct perf_event_header h;
 	uint32_t pid, tid;
@@ -231,15 +232,24 @@ struct task_record { /* PERF_RECORD_FORK and _EXIT */
 	uint64_t time;
 };
 
-static void on_tree_record(void *arg, const struct perf_event_header *h)
+static uint64_t record_time(const struct perf_event_header *h)
 {
-	struct thread_state *ts = arg;
+	const uint64_t *last = (const void *)((const char *)h + h->size);
 
-	if (h->type == PERF_RECORD_EXIT &&
+	return h->size >= sizeof(*h) + 8 ? last[-1] : 0;
+}
+
+static void on_tree_record(struct thread_state *ts,
+			   const struct perf_event_header *h)
+{
+	if ((h->type == PERF_RECORD_EXIT || h->type == PERF_RECORD_FORK) &&
 	    h->size >= sizeof(struct task_record)) {
 		const struct task_record *t = (const void *)h;
 
-		descendants__exit(ts->desc, t->pid, t->ppid, t->tid);
+		if (h->type == PERF_RECORD_FORK)
+			descendants__fork(ts->desc, t->pid, t->ppid, t->tid);
+		else
+			descendants__exit(ts->desc, t->pid, t->ppid, t->tid);
 	} else if (h->type == PERF_RECORD_READ &&
 		   h->size >= sizeof(struct read_record)) {
 		const struct read_record *r = (const void *)h;
@@ -258,15 +268,84 @@ static void on_tree_record(void *arg, const struct perf_event_header *h)
 	}
 }
 
+/*
+ * The rings' records, gathered and put in time order: a child's exit
+ * may sit in one CPU's ring and the fork that made its parent in
+ * another's. What a record causes is written after it, so a batch in
+ * time order never sees an effect before its cause.
+ */
+struct batch {
+	unsigned char *bytes;
+	size_t used, cap;
+	size_t *at;
+	size_t nr, cap_at;
+	bool short_of_memory;
+};
+
+static void batch_add(void *arg, const struct perf_event_header *h)
+{
+	struct batch *b = arg;
+
+	if (b->used + h->size > b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16384;
+		unsigned char *grown;
+
+		while (cap < b->used + h->size)
+			cap *= 2;
+		grown = realloc(b->bytes, cap);
+		if (!grown) {
+			b->short_of_memory = true;
+			return;
+		}
+		b->bytes = grown;
+		b->cap = cap;
+	}
+	if (b->nr == b->cap_at) {
+		size_t cap = b->cap_at ? 2 * b->cap_at : 256;
+		size_t *grown = realloc(b->at, cap * sizeof(*grown));
+
+		if (!grown) {
+			b->short_of_memory = true;
+			return;
+		}
+		b->at = grown;
+		b->cap_at = cap;
+	}
+	memcpy(b->bytes + b->used, h, h->size);
+	b->at[b->nr++] = b->used;
+	b->used += h->size;
+}
+
+/* By time, then as written: one ring's records are already in order. */
+static int by_time(const void *a, const void *b, void *base)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint64_t x = record_time((const void *)((unsigned char *)base + i));
+	uint64_t y = record_time((const void *)((unsigned char *)base + j));
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
 void thread_state__drain(struct thread_state *ts)
 {
+	struct batch b = { 0 };
+
 	for (int c = 0; c < host.nr_cpus; c++) {
-		ring__drain(&ts->ring[c], on_tree_record, ts);
+		ring__drain(&ts->ring[c], batch_add, &b);
 		for (int i = 0; i < PMC_MAX_SLOTS; i++)
 			if (ts->slot[i].prof)
 				ring__drain(&ts->slot[i].prof_ring[c],
 					    profile__record, ts->slot[i].prof);
 	}
+	if (b.short_of_memory)
+		descendants__lost(ts->desc, 1); /* said, not hidden */
+	qsort_r(b.at, b.nr, sizeof(*b.at), by_time, b.bytes);
+	for (size_t i = 0; i < b.nr; i++)
+		on_tree_record(ts, (const void *)(b.bytes + b.at[i]));
+	free(b.bytes);
+	free(b.at);
 }
 
 /* ---- the drain thread ---- */
@@ -443,6 +522,8 @@ static int rings_open(struct thread_state *ts)
 		.config = PERF_COUNT_SW_DUMMY,
 		.inherit = 1,
 		.task = 1,
+		.sample_id_all = 1,
+		.sample_type = PERF_SAMPLE_TIME,
 		.watermark = 1,
 		.exclude_kernel = 1,
 		.exclude_hv = 1,
@@ -504,6 +585,8 @@ static int reopen_slot(struct thread_state *ts, struct slot *s)
 	tree.inherit = 1;
 	tree.inherit_stat = 1;
 	tree.read_format |= PERF_FORMAT_ID;
+	tree.sample_id_all = 1;
+	tree.sample_type = PERF_SAMPLE_TIME;
 	for (int c = 0; c < host.nr_cpus; c++) {
 		int fd;
 
