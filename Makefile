@@ -87,6 +87,7 @@ STAGE_test_rollup := rows
 STAGE_test_check := rows
 STAGE_test_scope := common
 STAGE_test_opts := cmd
+STAGE_test_descendants := pmc
 STAGE_export_cost := cmd
 STAGE_resolve_cost := identity
 # Each fuzz target too (tests/fuzz/).

@@ -132,7 +132,7 @@ int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	      cmd_option_fn fn, void *ctx, int *operand)
 {
 	struct option longs[MAX_OPTIONS + 2];
-	char shorts[3 * MAX_OPTIONS + 3] = ":";
+	char shorts[3 * MAX_OPTIONS + 4] = ":";
 	size_t n = nr_options(spec), s = 1;
 	struct error err = {};
 	int opt;
@@ -153,6 +153,10 @@ int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 			s += snprintf(shorts + s, sizeof(shorts) - s, "::");
 	}
 	shorts[s] = '\0';
+	if (spec->operands_end_options) {
+		memmove(shorts + 1, shorts, s + 1);
+		shorts[0] = '+';
+	}
 	memset(&longs[n + 1], 0, sizeof(longs[n + 1]));
 
 	opterr = 0;

@@ -8,6 +8,7 @@
 #define BPMC_CMD_OPTS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "common/error.h"
@@ -32,6 +33,8 @@ struct cmd_spec {
 	const char *summary; /* one line, for `bpmc --help` too */
 	const struct cmd_option *options; /* { 0 }-terminated */
 	const char *examples; /* "bpmc ... \t# what it does" lines */
+	/* Options end at the first operand: `bpmc stat ls -l`. */
+	bool operands_end_options;
 };
 
 /*
