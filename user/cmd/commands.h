@@ -6,5 +6,6 @@
 int cmd_record(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ static const struct cmd cmds[] = {
 	{ "encode", cmd_encode,
 	  "show the perf_event_attr an event name turns into; --count tries it" },
 	{ "list", cmd_list, "list the PMUs and their events, filtered" },
+	{ "stat", cmd_stat,
+	  "run a command and count its events, split into user and kernel" },
 	{ 0 },
 };
 
@@ -31,7 +33,8 @@ static void usage(FILE *out)
 		"\nEXAMPLES\n"
 		"  bpmc record -d 10 -o host1.csv.gz      # 10 s of the default events\n"
 		"  bpmc list 'RETIRED_*'                  # which events this CPU has\n"
-		"  bpmc encode cycles cpu/event=0x3c/k    # what a name turns into\n");
+		"  bpmc encode cycles cpu/event=0x3c/k    # what a name turns into\n"
+		"  bpmc stat -- make -j2                  # count one command\n");
 }
 
 int main(int argc, char **argv)

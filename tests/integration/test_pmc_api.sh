@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The NetBSD pmc API: tests/pmc/netbsd_api.c, written as a NetBSD program
+# would be (<sys/pmc.h>, pmc_control and pmc_get_info only), compiles
+# unchanged against include/, links with -lpmc, and every check in it
+# passes: counts against the thread's CPU time and the children's
+# rusage, every errno of the manual, fork, 8 threads.
+. "$(dirname "$0")/lib.sh"
+need_root
+BUILD=${BPMC_BUILD:-$ROOT/build}
+[ -e "$BUILD/libpmc.so" ] || fail "no $BUILD/libpmc.so: 'make' builds it"
+CC=cc
+FLAGS=(-O2 -Wall -Werror)
+if [ "${SANITIZE:-}" = 1 ]; then
+	# The library carries ASan and UBSan: so must its program.
+	CC=${CLANG:-clang}
+	FLAGS+=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+fi
+$CC "${FLAGS[@]}" -I"$ROOT/include" "$ROOT/tests/pmc/netbsd_api.c" \
+	-o "$TMP/netbsd_api" -L"$BUILD" -Wl,-rpath,"$BUILD" -lpmc -pthread \
+	2> "$TMP/cc.log" || { fail "does not compile: $(head -5 "$TMP/cc.log")"; pass_or_fail; }
+# Only the two calls: nothing else of libpmc is used.
+used=$(nm -u "$TMP/netbsd_api" | awk '/ pmc_/ { print $2 }' | sort | tr '\n' ' ')
+[ "$used" = "pmc_control pmc_get_info " ] || fail "uses more than the two calls: $used"
+"$TMP/netbsd_api" > "$TMP/out" 2>&1
+rc=$?
+sed 's/^/  /' "$TMP/out"
+[ "$rc" = 0 ] || fail "$rc checks failed"
+n=$(grep -c '^ok ' "$TMP/out")
+[ "$n" -ge 50 ] || fail "only $n checks ran"
+pass_or_fail
