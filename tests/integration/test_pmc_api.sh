@@ -3,7 +3,8 @@
 # would be (<sys/pmc.h>, pmc_control and pmc_get_info only), compiles
 # unchanged against include/, links with -lpmc, and every check in it
 # passes: counts against the thread's CPU time and the children's
-# rusage, every errno of the manual, fork, 8 threads.
+# rusage, every errno of the manual, fork, 8 threads. Then the Linux
+# extensions: names to ids, times, a profile of the program itself.
 . "$(dirname "$0")/lib.sh"
 need_root
 BUILD=${BPMC_BUILD:-$ROOT/build}
@@ -27,4 +28,11 @@ sed 's/^/  /' "$TMP/out"
 [ "$rc" = 0 ] || fail "$rc checks failed"
 n=$(grep -c '^ok ' "$TMP/out")
 [ "$n" -ge 50 ] || fail "only $n checks ran"
+
+# The Linux extensions, as a new program uses them (pmc_linux_*).
+$CC "${FLAGS[@]}" -rdynamic -I"$ROOT/include" "$ROOT/tests/pmc/linux_ext.c" \
+	-o "$TMP/linux_ext" -L"$BUILD" -Wl,-rpath,"$BUILD" -lpmc -pthread -ldl \
+	2> "$TMP/cc.log" || { fail "linux_ext.c does not compile: $(head -5 "$TMP/cc.log")"; pass_or_fail; }
+"$TMP/linux_ext" > "$TMP/out" 2>&1 || fail "$? extension checks failed"
+sed 's/^/  /' "$TMP/out"
 pass_or_fail

@@ -81,14 +81,17 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 	switch (key) {
 	case 'e':
 		if (strlen(arg) >= sizeof(a->events))
-			return error__set(err, EINVAL, "event list '-e %.40s...' is too long", arg);
+			return error__set(
+				err, EINVAL,
+				"event list '-e %.40s...' is too long", arg);
 		strcpy(a->events, arg);
 		return 0;
 	case 'x':
 		if (!*arg || strpbrk(arg, "\n\r"))
-			return error__set(err, EINVAL,
-					  "invalid separator '-x %s': want a character or a string without newlines",
-					  arg);
+			return error__set(
+				err, EINVAL,
+				"invalid separator '-x %s': want a character or a string without newlines",
+				arg);
 		a->sep = arg;
 		return 0;
 	case 'o':
@@ -99,9 +102,10 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		return 0;
 	case OPT_TOP:
 		return parse_long(arg, 1, 100000, &a->top) ?
-			       error__set(err, EINVAL,
-					  "invalid count '--top %s': want 1 to 100000",
-					  arg) :
+			       error__set(
+				       err, EINVAL,
+				       "invalid count '--top %s': want 1 to 100000",
+				       arg) :
 			       0;
 	}
 	return -EINVAL;
@@ -109,7 +113,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 
 static bool is_clock(const char *name)
 {
-	return !strncmp(name, "task-clock", 10) || !strncmp(name, "cpu-clock", 9);
+	return !strncmp(name, "task-clock", 10) ||
+	       !strncmp(name, "cpu-clock", 9);
 }
 
 /* name:u and name:k on two counters, sharing the PMU like perf stat. */
@@ -134,8 +139,9 @@ static int configure_event(struct stat_event *ev, int *next_ctr, int nr_ctrs)
 		ev->ctr[m] = (*next_ctr)++;
 		if (pmc_control(ev->ctr[m], PMC_OP_CONFIGURE, &cfg)) {
 			p_err("cannot count event '%s': %s", ev->name,
-			      errno == ENODEV ? "this host has no PMU that counts it" :
-						strerror(errno));
+			      errno == ENODEV ?
+				      "this host has no PMU that counts it" :
+				      strerror(errno));
 			return -errno;
 		}
 	}
@@ -210,9 +216,9 @@ static uint64_t scaled(uint64_t v, const struct pmc_linux_times *t)
 	return counter_scale(v, t->enabled_ns, t->running_ns);
 }
 
-static void print_counts(FILE *out, const struct stat_args *a,
-			 char *const *cmd, int argc, struct stat_event *evs,
-			 int nr, uint64_t elapsed_ns, const struct rusage *ru)
+static void print_counts(FILE *out, const struct stat_args *a, char *const *cmd,
+			 int argc, struct stat_event *evs, int nr,
+			 uint64_t elapsed_ns, const struct rusage *ru)
 {
 	if (!a->sep) {
 		fprintf(out, "\n Performance counter stats for '");
@@ -234,24 +240,30 @@ static void print_counts(FILE *out, const struct stat_args *a,
 		const char *unit = clock ? "ns" : "";
 
 		if (a->sep) {
-			fprintf(out, "%s%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64 "%s%s%s%.2f\n",
+			fprintf(out,
+				"%s%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64
+				"%s%s%s%.2f\n",
 				e->name, a->sep, u, a->sep, k, a->sep, total,
 				a->sep, unit, a->sep, 100 * run);
 			continue;
 		}
-		fprintf(out, "  %s: user %" PRIu64 " kernel %" PRIu64 "%s%s", e->name,
-			u, k, *unit ? " " : "", unit);
-		if (run < 0.9999 && (e->times[0].enabled_ns || e->times[1].enabled_ns))
+		fprintf(out, "  %s: user %" PRIu64 " kernel %" PRIu64 "%s%s",
+			e->name, u, k, *unit ? " " : "", unit);
+		if (run < 0.9999 &&
+		    (e->times[0].enabled_ns || e->times[1].enabled_ns))
 			fprintf(out, "  (scaled from %.2f%%)", 100 * run);
 		if (clock)
-			fprintf(out, "\n    (a clock counts whole in each mode; the command's rusage: user %.3f s, system %.3f s)",
-				ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
-				ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+			fprintf(out,
+				"\n    (a clock counts whole in each mode; the command's rusage: user %.3f s, system %.3f s)",
+				ru->ru_utime.tv_sec +
+					ru->ru_utime.tv_usec / 1e6,
+				ru->ru_stime.tv_sec +
+					ru->ru_stime.tv_usec / 1e6);
 		fputc('\n', out);
 	}
 	if (a->sep)
-		fprintf(out, "elapsed%s%s%s%s%" PRIu64 "%sns%s\n", a->sep, a->sep,
-			a->sep, "", elapsed_ns, a->sep, a->sep);
+		fprintf(out, "elapsed%s%s%s%s%" PRIu64 "%sns%s\n", a->sep,
+			a->sep, a->sep, "", elapsed_ns, a->sep, a->sep);
 	else
 		fprintf(out, "\n  %.9f seconds time elapsed\n\n",
 			elapsed_ns / 1e9);
@@ -357,7 +369,8 @@ static int run_command(char **cmd, int nr_ctrs, int *status,
 	}
 	for (int c = 0; c < nr_ctrs; c++)
 		if (pmc_control(c, PMC_OP_START, NULL)) {
-			p_err("cannot start counter %d: %s", c, strerror(errno));
+			p_err("cannot start counter %d: %s", c,
+			      strerror(errno));
 			ret = -errno;
 		}
 	/* Like perf stat: ^C is for the command; we report what it did. */
@@ -404,10 +417,11 @@ int cmd_stat(int argc, char **argv)
 	pmc_get_info(-1, PMC_INFO_CPUCTR_TYPE, &cls);
 	pmc_get_info(0, PMC_INFO_NCOUNTERS, &nr_ctrs);
 	if (!a.events[0])
-		snprintf(a.events, sizeof(a.events), "%s",
-			 cls == PMC_LINUX_CLASS_SOFTWARE ?
-				 "task-clock,context-switches,cpu-migrations,page-faults" :
-				 "task-clock,context-switches,page-faults,cycles,instructions");
+		snprintf(
+			a.events, sizeof(a.events), "%s",
+			cls == PMC_LINUX_CLASS_SOFTWARE ?
+				"task-clock,context-switches,cpu-migrations,page-faults" :
+				"task-clock,context-switches,page-faults,cycles,instructions");
 	if (parse_events(a.events, evs, &nr))
 		return EXIT_USAGE;
 	if (a.profile)
@@ -420,7 +434,8 @@ int cmd_stat(int argc, char **argv)
 		/* Opened before the command runs: a bad path costs no run. */
 		out = output_open(a.output, tmp, sizeof(tmp));
 		if (!out) {
-			p_err("cannot write '-o %s': %s", a.output, strerror(errno));
+			p_err("cannot write '-o %s': %s", a.output,
+			      strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
@@ -442,22 +457,26 @@ int cmd_stat(int argc, char **argv)
 		for (int m = 0; m < 2; m++) {
 			struct stat_event *e = &evs[i];
 
-			if (pmc_get_info(e->ctr[m], PMC_INFO_ACCUMULATED_COUNTER_VALUE,
+			if (pmc_get_info(e->ctr[m],
+					 PMC_INFO_ACCUMULATED_COUNTER_VALUE,
 					 &e->value[m]) ||
-			    pmc_get_info(e->ctr[m], PMC_LINUX_INFO_ACCUMULATED_TIMES,
+			    pmc_get_info(e->ctr[m],
+					 PMC_LINUX_INFO_ACCUMULATED_TIMES,
 					 &e->times[m]))
 				p_warn("%s: %s: its count is short", e->name,
 				       errno == EOVERFLOW ?
 					       "the kernel dropped exit records" :
 					       strerror(errno));
 		}
-	print_counts(out, &a, argv + first, argc - first, evs, nr, elapsed, &ru);
+	print_counts(out, &a, argv + first, argc - first, evs, nr, elapsed,
+		     &ru);
 	if (prof_ctr >= 0)
 		stat_profile__print(prof_ctr, out, a.sep, (int)a.top);
 	if (out != stderr) {
 		ret = output_close(out, tmp, a.output, true);
 		if (ret) {
-			p_err("cannot write '-o %s': %s", a.output, strerror(-ret));
+			p_err("cannot write '-o %s': %s", a.output,
+			      strerror(-ret));
 			return 1;
 		}
 	}

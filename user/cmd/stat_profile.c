@@ -65,14 +65,16 @@ static void resolve(struct symbols *syms, int ctr,
 	struct error err = { "" };
 	uint64_t off, sym_off;
 
-	if (pmc_linux_profile_locate(ctr, e->pid, e->pc, object, objlen, &off)) {
+	if (pmc_linux_profile_locate(ctr, e->pid, e->pc, object, objlen,
+				     &off)) {
 		snprintf(name, len, "[anonymous]");
 		snprintf(object, objlen, "[unknown]");
 		return;
 	}
 	if (symbols__resolve(syms, object, off, name, len, &sym_off, &err))
 		snprintf(name, len, "[%s+0x%" PRIx64 "]",
-			 strrchr(object, '/') ? strrchr(object, '/') + 1 : object,
+			 strrchr(object, '/') ? strrchr(object, '/') + 1 :
+						object,
 			 off);
 }
 
@@ -112,18 +114,20 @@ int stat_profile__print(int ctr, FILE *out, const char *sep, int top)
 			st.samples, st.lost ? ", lost " : "",
 			st.lost ? "some: see below" : "");
 	for (size_t i = 0; i < f.nr && (int)i < top; i++) {
-		double pct = st.samples ? 100.0 * f.fn[i].samples / st.samples : 0;
+		double pct = st.samples ? 100.0 * f.fn[i].samples / st.samples :
+					  0;
 
 		if (sep)
-			fprintf(out, "profile%s%.2f%s%" PRIu64 "%s%s%s%s\n", sep,
-				pct, sep, f.fn[i].samples, sep, f.fn[i].name,
-				sep, f.fn[i].object);
+			fprintf(out, "profile%s%.2f%s%" PRIu64 "%s%s%s%s\n",
+				sep, pct, sep, f.fn[i].samples, sep,
+				f.fn[i].name, sep, f.fn[i].object);
 		else
 			fprintf(out, "  %7.2f%%  %7" PRIu64 "  %s  (%s)\n", pct,
 				f.fn[i].samples, f.fn[i].name, f.fn[i].object);
 	}
 	if (st.lost)
-		p_warn("the kernel dropped %" PRIu64 " profile samples", st.lost);
+		p_warn("the kernel dropped %" PRIu64 " profile samples",
+		       st.lost);
 	ret = 0;
 cleanup:
 	symbols__free(syms);
