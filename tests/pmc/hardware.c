@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libpmc on a hardware PMU: cycles and instructions on hardware
+ * counters, and EBUSY once more pinned counters are started than the
+ * PMU has. Exit 2 (skip) without one.
+ */
+#include <errno.h>
+#include <pmc.h>
+#include <stdio.h>
+
+int main(void)
+{
+	struct pmc_counter_cfg cfg = { PMC_LINUX_EV_CYCLES, 0, 0 };
+	int cls = 0, type = 0, n = 0, busy = 0, started = 0, fails = 0;
+	uint64_t cycles = 0, insns = 0;
+	volatile uint64_t x = 0;
+
+	pmc_get_info(-1, PMC_INFO_CPUCTR_TYPE, &cls);
+	pmc_get_info(0, PMC_INFO_CPUCTR_TYPE, &type);
+	if (cls == PMC_LINUX_CLASS_SOFTWARE || type != PMC_LINUX_TYPE_HARDWARE) {
+		printf("no hardware PMU: the class is software\n");
+		return 2;
+	}
+	pmc_get_info(0, PMC_INFO_NCOUNTERS, &n);
+	pmc_control(0, PMC_OP_CONFIGURE, &cfg);
+	cfg.event_id = PMC_LINUX_EV_INSTRUCTIONS;
+	pmc_control(1, PMC_OP_CONFIGURE, &cfg);
+	pmc_control(0, PMC_OP_START, NULL);
+	pmc_control(1, PMC_OP_START, NULL);
+	for (int i = 0; i < 10000000; i++)
+		x += i;
+	pmc_control(0, PMC_OP_STOP, NULL);
+	pmc_control(1, PMC_OP_STOP, NULL);
+	pmc_get_info(0, PMC_INFO_COUNTER_VALUE, &cycles);
+	pmc_get_info(1, PMC_INFO_COUNTER_VALUE, &insns);
+	printf("%s cycles %llu instructions %llu\n",
+	       cycles > 1000000 && insns > 10000000 ? "ok" : "FAIL",
+	       (unsigned long long)cycles, (unsigned long long)insns);
+	fails += !(cycles > 1000000 && insns > 10000000);
+	/* Every hardware counter pinned with cycles, twice over (each
+	 * counter also has its descendants' twin): some START is EBUSY. */
+	cfg.event_id = PMC_LINUX_EV_CYCLES;
+	for (int i = 0; i < n; i++) {
+		pmc_get_info(i, PMC_INFO_CPUCTR_TYPE, &type);
+		if (type != PMC_LINUX_TYPE_HARDWARE)
+			break;
+		pmc_control(i, PMC_OP_CONFIGURE, &cfg);
+		if (pmc_control(i, PMC_OP_START, NULL) == 0)
+			started++;
+		else if (errno == EBUSY)
+			busy++;
+	}
+	printf("%s %d pinned counters started, %d EBUSY\n", busy ? "ok" : "FAIL",
+	       started, busy);
+	fails += !busy;
+	return fails ? 1 : 0;
+}
