@@ -76,9 +76,14 @@ static int fail(int ret)
 	return -1;
 }
 
-static bool slot_takes(int ctr, const struct event *ev)
+/*
+ * A software counter takes a hardware event only to be multiplexed: it
+ * is then one more of the kernel's virtual counters, not the PMU's.
+ */
+static bool slot_takes(int ctr, const struct event *ev, uint32_t flags)
 {
-	return ctr < pmc_host()->nr_hardware || !event__is_hardware(ev);
+	return ctr < pmc_host()->nr_hardware || !event__is_hardware(ev) ||
+	       (flags & PMC_LINUX_FLAG_MULTIPLEX);
 }
 
 /* perf_event_open's refusals, in the manual's terms. */
@@ -139,7 +144,7 @@ static int configure(struct thread_state *ts, int ctr,
 		return -EINVAL;
 	if (s->state == SLOT_RUNNING || s->state == SLOT_PROFILING)
 		return -EBUSY;
-	if (evid__event(cfg->event_id, &ev) || !slot_takes(ctr, &ev))
+	if (evid__event(cfg->event_id, &ev) || !slot_takes(ctr, &ev, cfg->flags))
 		return -ENODEV;
 	slot__close(s);
 	profile__free(s->prof);
@@ -255,7 +260,7 @@ static int profstart(struct thread_state *ts, int ctr,
 		return -EBUSY;
 	if (!cfg->reset_value || cfg->reset_value >> 63)
 		return -EINVAL;
-	if (evid__event(cfg->event_id, &ev) || !slot_takes(ctr, &ev))
+	if (evid__event(cfg->event_id, &ev) || !slot_takes(ctr, &ev, cfg->flags))
 		return -ENODEV;
 	attr = ev.attr;
 	attr.sample_period = cfg->reset_value;
