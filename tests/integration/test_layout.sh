@@ -17,8 +17,9 @@ declare -A may=(
 	[rows]="common names fds maps identity sinks"
 	[report]="common names identity sinks"
 	[pmc]="common names fds"
+	[symbols]="common"
 	[top]="common names fds maps rows identity sinks"
-	[cmd]="common names fds maps rows identity sinks report pmc top"
+	[cmd]="common names fds maps rows identity sinks report pmc symbols top"
 )
 
 n=0
