@@ -86,6 +86,7 @@ STAGE_test_rows := rows
 STAGE_test_rollup := rows
 STAGE_test_check := rows
 STAGE_test_scope := common
+STAGE_test_symbols := symbols
 STAGE_test_opts := cmd
 STAGE_test_descendants := pmc
 STAGE_export_cost := cmd
