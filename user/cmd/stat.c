@@ -124,14 +124,15 @@ static int configure_event(struct stat_event *ev, int *next_ctr, int nr_ctrs)
 
 	for (int m = 0; m < 2; m++) {
 		struct pmc_counter_cfg cfg = { 0, 0, PMC_LINUX_FLAG_MULTIPLEX };
-		char full[300], why[ERROR_LEN];
+		char full[sizeof(ev->name) + 4], why[ERROR_LEN];
 
 		if (*next_ctr >= nr_ctrs) {
 			p_err("too many events: %d counters hold %d events split into user and kernel",
 			      nr_ctrs, nr_ctrs / 2);
 			return -E2BIG;
 		}
-		snprintf(full, sizeof(full), "%s:%s", ev->name, mode[m]);
+		snprintf(full, sizeof(full), "%.*s:%s",
+			 (int)sizeof(ev->name) - 1, ev->name, mode[m]);
 		if (pmc_linux_event_id(full, &cfg.event_id, why, sizeof(why))) {
 			p_err("%s", why[0] ? why : strerror(errno));
 			return -EINVAL;

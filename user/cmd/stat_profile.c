@@ -71,11 +71,11 @@ static void resolve(struct symbols *syms, int ctr,
 		snprintf(object, objlen, "[unknown]");
 		return;
 	}
+	/* Unresolved PCs of one file count together, as one line. */
 	if (symbols__resolve(syms, object, off, name, len, &sym_off, &err))
-		snprintf(name, len, "[%s+0x%" PRIx64 "]",
+		snprintf(name, len, "[unknown in %.200s]",
 			 strrchr(object, '/') ? strrchr(object, '/') + 1 :
-						object,
-			 off);
+						object);
 }
 
 int stat_profile__print(int ctr, FILE *out, const char *sep, int top)

@@ -144,7 +144,8 @@ static int configure(struct thread_state *ts, int ctr,
 		return -EINVAL;
 	if (s->state == SLOT_RUNNING || s->state == SLOT_PROFILING)
 		return -EBUSY;
-	if (evid__event(cfg->event_id, &ev) || !slot_takes(ctr, &ev, cfg->flags))
+	if (evid__event(cfg->event_id, &ev) ||
+	    !slot_takes(ctr, &ev, cfg->flags))
 		return -ENODEV;
 	slot__close(s);
 	profile__free(s->prof);
@@ -260,7 +261,8 @@ static int profstart(struct thread_state *ts, int ctr,
 		return -EBUSY;
 	if (!cfg->reset_value || cfg->reset_value >> 63)
 		return -EINVAL;
-	if (evid__event(cfg->event_id, &ev) || !slot_takes(ctr, &ev, cfg->flags))
+	if (evid__event(cfg->event_id, &ev) ||
+	    !slot_takes(ctr, &ev, cfg->flags))
 		return -ENODEV;
 	attr = ev.attr;
 	attr.sample_period = cfg->reset_value;

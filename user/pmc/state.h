@@ -17,8 +17,8 @@
 #include "pmc/descendants.h"
 #include "pmc/profile.h"
 
-#define PMC_SOFTWARE_SLOTS 8
-#define PMC_MAX_SLOTS 24
+#define PMC_SOFTWARE_SLOTS 16
+#define PMC_MAX_SLOTS 32
 
 enum slot_state {
 	SLOT_FREE,
