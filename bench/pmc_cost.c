@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmc_cost: what libpmc costs over the perf_event fd a hand-written
- * program would use. Reading a task-clock counter through
+ * pmc_cost calls: what libpmc costs over the perf_event fd a
+ * hand-written program would use. Reading a task-clock counter through
  * pmc_get_info(COUNTER_VALUE) against read(2) of a perf fd of the same
- * event; START+STOP against two ioctls; fork+wait with four configured
- * counters (the child's are opened anew) against fork+wait without.
- * Alternated rounds, medians. Prints "name value" lines.
+ * event; START+STOP against two ioctls. Alternated rounds, medians.
+ * pmc_cost fork N: fork+wait with N configured counters (the child's
+ * are opened anew), N = 0 without a call to libpmc: pmc_cost.sh runs
+ * the two in turns. Prints "name value" lines.
  */
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -49,7 +51,20 @@ static uint64_t forks(void)
 	return (clock_ns(CLOCK_MONOTONIC) - t0) / FORKS;
 }
 
-int main(void)
+static int fork_cost(int nr)
+{
+	struct pmc_counter_cfg cfg = { PMC_LINUX_EV_TASK_CLOCK, 0, 0 };
+
+	for (int c = 0; c < nr; c++)
+		if (pmc_control(c, PMC_OP_CONFIGURE, &cfg) ||
+		    pmc_control(c, PMC_OP_START, NULL))
+			return 1;
+	forks(); /* warm */
+	printf("pmc_fork_%dctrs_us %.1f\n", nr, forks() / 1000.0);
+	return 0;
+}
+
+static int calls_cost(void)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -60,7 +75,7 @@ int main(void)
 	};
 	struct pmc_counter_cfg cfg = { PMC_LINUX_EV_TASK_CLOCK, 0, 0 };
 	uint64_t pmc_read[ROUNDS], raw_read[ROUNDS], pmc_ss[ROUNDS],
-		raw_ss[ROUNDS], fork_pmc[ROUNDS], fork_raw[ROUNDS], v[3];
+		raw_ss[ROUNDS], v[3];
 	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 
 	if (fd < 0 || pmc_control(0, PMC_OP_CONFIGURE, &cfg) ||
@@ -80,39 +95,31 @@ int main(void)
 				return 1;
 		raw_read[r] = (clock_ns(CLOCK_MONOTONIC) - t0) / READS;
 		t0 = clock_ns(CLOCK_MONOTONIC);
-		for (int i = 0; i < READS; i++) {
+		for (int i = 0; i < READS / 10; i++) {
 			pmc_control(0, PMC_OP_STOP, NULL);
 			pmc_control(0, PMC_OP_START, NULL);
 		}
-		pmc_ss[r] = (clock_ns(CLOCK_MONOTONIC) - t0) / READS;
+		pmc_ss[r] = (clock_ns(CLOCK_MONOTONIC) - t0) / (READS / 10);
 		t0 = clock_ns(CLOCK_MONOTONIC);
-		for (int i = 0; i < READS; i++) {
+		for (int i = 0; i < READS / 10; i++) {
 			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		}
-		raw_ss[r] = (clock_ns(CLOCK_MONOTONIC) - t0) / READS;
-	}
-	for (int c = 1; c < 4; c++)
-		pmc_control(c, PMC_OP_CONFIGURE, &cfg);
-	for (int r = 0; r < ROUNDS; r++) {
-		fork_pmc[r] = forks();
-		for (int c = 0; c < 4; c++)
-			pmc_control(c, PMC_OP_STOP, NULL);
-		/* The counters gone: what fork costs without libpmc. */
-		cfg.event_id = PMC_INVALID_EVID;
-		fork_raw[r] = 0;
-		for (int c = 0; c < 4; c++)
-			pmc_control(c, PMC_OP_CONFIGURE, &cfg); /* ENODEV: freed */
-		fork_raw[r] = forks();
-		cfg.event_id = PMC_LINUX_EV_TASK_CLOCK;
-		for (int c = 0; c < 4; c++)
-			pmc_control(c, PMC_OP_CONFIGURE, &cfg);
+		raw_ss[r] = (clock_ns(CLOCK_MONOTONIC) - t0) / (READS / 10);
 	}
 	printf("pmc_value_read_ns %llu\n", (unsigned long long)median(pmc_read));
 	printf("pmc_raw_read_ns %llu\n", (unsigned long long)median(raw_read));
 	printf("pmc_start_stop_ns %llu\n", (unsigned long long)median(pmc_ss));
 	printf("pmc_raw_ioctls_ns %llu\n", (unsigned long long)median(raw_ss));
-	printf("pmc_fork_4ctrs_us %.1f\n", median(fork_pmc) / 1000.0);
-	printf("pmc_fork_plain_us %.1f\n", median(fork_raw) / 1000.0);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "fork"))
+		return fork_cost(atoi(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "calls"))
+		return calls_cost();
+	fprintf(stderr, "usage: pmc_cost calls | fork N\n");
+	return 2;
 }

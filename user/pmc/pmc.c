@@ -328,6 +328,12 @@ int pmc_control(int ctr, int op, void *argp)
 		if (ret)
 			return fail(ret);
 	}
+	/* The drain thread first: lock order, and see drain__watch(). */
+	if (op == PMC_OP_CONFIGURE || op == PMC_OP_PROFSTART) {
+		ret = drain__watch();
+		if (ret)
+			return fail(ret == -EAGAIN ? -ENOMEM : ret);
+	}
 	ts = thread_state__get();
 	if (!ts)
 		return fail(-ENOMEM);
@@ -352,9 +358,8 @@ int pmc_control(int ctr, int op, void *argp)
 		break;
 	}
 	pthread_mutex_unlock(&ts->lock);
-	/* Lock order: the registry before any state. */
 	if (watch)
-		ret = drain__watch();
+		drain__kick(); /* new fds to poll */
 	return ret ? fail(ret) : 0;
 }
 
