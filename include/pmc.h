@@ -131,7 +131,7 @@ struct pmc_linux_profile_entry {
 	uint64_t pc; /* the interrupted user-space PC */
 	uint64_t count; /* samples at pc */
 	int32_t pid; /* the process it was in */
-	uint32_t reserved;
+	uint32_t image; /* which of pid's programs: one more per exec */
 };
 
 /*
@@ -143,14 +143,14 @@ int pmc_linux_profile_read(int ctr, struct pmc_linux_profile_entry *out,
 			   size_t max, size_t *total);
 
 /*
- * Which file pid's pc was in when it was sampled, and the offset in that
- * file: from the mappings the kernel reported while profiling, so it
- * holds after the process exited or exec'd. ENOENT: anonymous memory,
- * or a mapping made before PROFSTART of a process other than the
- * caller's.
+ * Which file an entry's pc was in when it was sampled, and the offset in
+ * that file: from the mappings the kernel reported while profiling, so
+ * it holds after the process exited or exec'd. ENOENT: anonymous
+ * memory, or a mapping made before PROFSTART of a process other than
+ * the caller's.
  */
-int pmc_linux_profile_locate(int ctr, int32_t pid, uint64_t pc, char *path,
-			     size_t pathlen, uint64_t *file_offset);
+int pmc_linux_profile_locate(int ctr, const struct pmc_linux_profile_entry *e,
+			     char *path, size_t pathlen, uint64_t *file_offset);
 
 #ifdef __cplusplus
 }

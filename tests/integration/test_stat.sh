@@ -1,76 +1,86 @@
 #!/usr/bin/env bash
-# bpmc stat against perf stat on the same commands, run in turns:
-# task-clock within 1 %, page-faults of 100,000 touched pages within
-# 0.5 %, the user/kernel split as perf's EVENT:u,EVENT:k; a command's
-# descendants; its exit status as bpmc's; -o written whole or not at all.
+# bpmc stat against perf stat counting the same run: task-clock within
+# 1 %, page-faults of 100,000 touched pages within 0.5 %, the user/kernel
+# split as perf's EVENT:u,EVENT:k; a command's descendants; its exit
+# status as bpmc's; -o written whole or not at all.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v perf > /dev/null || skip "perf is not installed"
 EVENTS=task-clock,page-faults
 PERF_EVENTS=task-clock:u,task-clock:k,page-faults:u,page-faults:k
 
-# field FILE EVENT COLUMN: bpmc -x, rows are event,user,kernel,total,unit,pct
+# bpmc_field FILE EVENT COLUMN: -x, rows are event,user,kernel,total,unit,pct
 bpmc_field() { awk -F, -v e="$2" -v c="$3" '$1 == e { print $c }' "$1"; }
 # perf -x, rows: value,unit,event,...; task-clock in msec: to ns.
 perf_field() {
 	awk -F, -v e="$2" '$3 == e { v = $1; if ($2 == "msec") v = int(v * 1e6 + 0.5); print v }' "$1"
 }
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-# run3 PREFIX CMD...: three turns each of bpmc stat and perf stat.
-run3() {
-	local pre=$1
-	shift
-	for i in 1 2 3; do
-		"$BPMC" stat -x, -e "$EVENTS" -o "$TMP/$pre.b$i" -- "$@" > /dev/null || fail "bpmc stat failed"
-		perf stat -x, -e "$PERF_EVENTS" -o "$TMP/$pre.p$i" -- "$@" > /dev/null || fail "perf stat failed"
+# Both tools count one run at once, so that no run-to-run noise enters
+# (fixed work took 165.8 to 172.6 ms over 8 runs here: steal, a
+# neighbour's cache). bpmc stat starts `sh -c 'read < FIFO; PAYLOAD'`,
+# perf stat -p attaches to that shell (following what it starts, as
+# stat does), and the FIFO lets the payload go once both count. What
+# bpmc counts more is the shell's start, before perf attached.
+together() {
+	local payload=$1 fifo="$TMP/gate" bpid spid i
+	rm -f "$fifo" "$TMP/b" "$TMP/p"
+	mkfifo "$fifo"
+	"$BPMC" stat -x, -e "$EVENTS" -o "$TMP/b" -- sh -c "read x < '$fifo'; $payload" > /dev/null &
+	bpid=$!
+	PIDS+=("$bpid")
+	for i in $(seq 100); do
+		spid=$(pgrep -P "$bpid" -x sh) && break
+		sleep 0.02
 	done
+	[ -n "$spid" ] || { fail "no shell under bpmc stat"; return 1; }
+	perf stat -x, -e "$PERF_EVENTS" -p "$spid" -o "$TMP/p" > /dev/null 2>&1 &
+	PIDS+=("$!")
+	sleep 0.5 # perf attaches
+	echo go > "$fifo"
+	wait "$bpid" || fail "bpmc stat exited $?"
+	wait "$!" 2> /dev/null
+	for i in $(seq 100); do [ -s "$TMP/p" ] && break; sleep 0.02; done
 }
-bmed() { for i in 1 2 3; do bpmc_field "$TMP/$1.b$i" "$2" "$3"; done | median; }
-pmed() { for i in 1 2 3; do perf_field "$TMP/$1.p$i" "$2"; done | median; }
 
-# task-clock of CPU-bound work, whose CPU time varies least between runs.
-compare_clock() {
-	local label=$1 b p u k
-	shift
-	run3 clock "$@"
-	b=$(bmed clock task-clock 4)
-	p=$(pmed clock task-clock:u)
-	echo "  $label: task-clock bpmc $b ns, perf $p ns ($(awk -v a="$b" -v b="$p" 'BEGIN { printf "%+.3f", 100 * (a - b) / b }') %)"
+compare() {
+	local label=$1 b p u k bu bk pu pk
+	together "$2" || return
+	b=$(bpmc_field "$TMP/b" task-clock 4)
+	p=$(perf_field "$TMP/p" task-clock:u)
+	bu=$(bpmc_field "$TMP/b" page-faults 2)
+	bk=$(bpmc_field "$TMP/b" page-faults 3)
+	pu=$(perf_field "$TMP/p" page-faults:u)
+	pk=$(perf_field "$TMP/p" page-faults:k)
+	echo "  $label: task-clock bpmc $b ns, perf $p ns; page-faults bpmc $((bu + bk)) (user $bu kernel $bk), perf $((pu + pk)) (user $pu kernel $pk)"
 	within "$b" "$p" 1 || fail "$label: task-clock $b vs perf's $p (over 1 %)"
+	if [ "${3:-}" = faults ]; then
+		within "$((bu + bk))" "$((pu + pk))" 0.5 || fail "$label: page-faults $((bu + bk)) vs perf's $((pu + pk)) (over 0.5 %)"
+		within "$bu" "$pu" 0.5 || fail "$label: user page-faults $bu vs perf's $pu (over 0.5 %)"
+		# Kernel faults are a handful, and perf stat -p finds ~100
+		# more in children than perf stat -- CMD does (measured):
+		# the split is checked against the latter, run alone.
+		perf stat -x, -e page-faults:u,page-faults:k -o "$TMP/p1" -- sh -c "$2" > /dev/null
+		pk=$(perf_field "$TMP/p1" page-faults:k)
+		echo "    kernel page-faults: bpmc $bk, perf stat -- CMD $pk"
+		[ $((bk > pk ? bk - pk : pk - bk)) -le 10 ] ||
+			fail "$label: kernel page-faults $bk vs perf's $pk (over 10 apart)"
+	fi
 	# The kernel counts a clock whole in either mode, as perf shows:
 	# two counters, started microseconds apart.
-	u=$(bpmc_field "$TMP/clock.b1" task-clock 2)
-	k=$(bpmc_field "$TMP/clock.b1" task-clock 3)
+	u=$(bpmc_field "$TMP/b" task-clock 2)
+	k=$(bpmc_field "$TMP/b" task-clock 3)
 	within "$u" "$k" 0.1 || fail "$label: task-clock user $u vs kernel $k (perf's :u and :k are equal)"
 }
 
-# page-faults of fault-bound work, split into user and kernel.
-compare_faults() {
-	local label=$1 b p bu bk pu pk
-	shift
-	run3 faults "$@"
-	b=$(bmed faults page-faults 4)
-	bu=$(bmed faults page-faults 2)
-	bk=$(bmed faults page-faults 3)
-	pu=$(pmed faults page-faults:u)
-	pk=$(pmed faults page-faults:k)
-	p=$((pu + pk))
-	echo "  $label: page-faults bpmc $b (user $bu kernel $bk), perf $p (user $pu kernel $pk)"
-	within "$b" "$p" 0.5 || fail "$label: page-faults $b vs perf's $p (over 0.5 %)"
-	within "$bu" "$pu" 0.5 || fail "$label: user page-faults $bu vs perf's $pu (over 0.5 %)"
-	[ $((bk > pk ? bk - pk : pk - bk)) -le $((pk / 10 + 3)) ] ||
-		fail "$label: kernel page-faults $bk vs perf's $pk"
-}
-
-compare_clock "spin" "$HELPERS/spin" 100000000
-compare_faults "pagetouch 100000" "$HELPERS/pagetouch" 100000
-# Descendants: a shell that runs two children, one after the other.
-compare_clock "sh with two children" sh -c "'$HELPERS/spin' 50000000 > /dev/null; '$HELPERS/spin' 50000000"
-compare_faults "sh with two children" sh -c "'$HELPERS/pagetouch' 50000; '$HELPERS/pagetouch' 50000"
+compare "spin" "exec '$HELPERS/spin' 150000000 > /dev/null"
+compare "pagetouch 100000" "exec '$HELPERS/pagetouch' 100000" faults
+# Descendants: the shell's two children, one after the other.
+compare "sh with two children" "'$HELPERS/spin' 80000000 > /dev/null; '$HELPERS/pagetouch' 50000; '$HELPERS/pagetouch' 50000" faults
 
 # The human form: pmc(1)'s "event: user N kernel M", the time elapsed.
-"$BPMC" stat -e page-faults -- "$HELPERS/pagetouch" 1000 2> "$TMP/human"
+"$BPMC" stat -e page-faults -- "$HELPERS/pagetouch" 1000 2> "$TMP/human" ||
+	fail "bpmc stat exited $?: $(cat "$TMP/human")"
 grep -Eq '^  page-faults: user [0-9]+ kernel [0-9]+$' "$TMP/human" || fail "no 'page-faults: user N kernel M' line: $(cat "$TMP/human")"
 grep -Eq 'seconds time elapsed' "$TMP/human" || fail "no elapsed time: $(cat "$TMP/human")"
 

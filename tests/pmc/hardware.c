@@ -17,7 +17,8 @@ int main(void)
 
 	pmc_get_info(-1, PMC_INFO_CPUCTR_TYPE, &cls);
 	pmc_get_info(0, PMC_INFO_CPUCTR_TYPE, &type);
-	if (cls == PMC_LINUX_CLASS_SOFTWARE || type != PMC_LINUX_TYPE_HARDWARE) {
+	if (cls == PMC_LINUX_CLASS_SOFTWARE ||
+	    type != PMC_LINUX_TYPE_HARDWARE) {
 		printf("no hardware PMU: the class is software\n");
 		return 2;
 	}
@@ -50,8 +51,8 @@ int main(void)
 		else if (errno == EBUSY)
 			busy++;
 	}
-	printf("%s %d pinned counters started, %d EBUSY\n", busy ? "ok" : "FAIL",
-	       started, busy);
+	printf("%s %d pinned counters started, %d EBUSY\n",
+	       busy ? "ok" : "FAIL", started, busy);
 	fails += !busy;
 	return fails ? 1 : 0;
 }

@@ -161,8 +161,8 @@ static void test_profile(void)
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[len > 0 ? len : 0] = '\0';
 	CHECK(n &&
-		      !pmc_linux_profile_locate(1, getpid(), top[0].pc, path,
-						sizeof(path), &off) &&
+		      !pmc_linux_profile_locate(1, &top[0], path, sizeof(path),
+						&off) &&
 		      !strcmp(path, exe),
 	      "profile_locate", "the top PC is in %s at offset %#llx", path,
 	      (unsigned long long)off);

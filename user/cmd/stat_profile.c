@@ -65,8 +65,7 @@ static void resolve(struct symbols *syms, int ctr,
 	struct error err = { "" };
 	uint64_t off, sym_off;
 
-	if (pmc_linux_profile_locate(ctr, e->pid, e->pc, object, objlen,
-				     &off)) {
+	if (pmc_linux_profile_locate(ctr, e, object, objlen, &off)) {
 		snprintf(name, len, "[anonymous]");
 		snprintf(object, objlen, "[unknown]");
 		return;

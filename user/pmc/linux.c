@@ -95,8 +95,8 @@ int pmc_linux_profile_read(int ctr, struct pmc_linux_profile_entry *out,
 	return 0;
 }
 
-int pmc_linux_profile_locate(int ctr, int32_t pid, uint64_t pc, char *path,
-			     size_t pathlen, uint64_t *file_offset)
+int pmc_linux_profile_locate(int ctr, const struct pmc_linux_profile_entry *e,
+			     char *path, size_t pathlen, uint64_t *file_offset)
 {
 	struct thread_state *ts;
 	struct slot *s = profile_slot(ctr, &ts);
@@ -104,12 +104,12 @@ int pmc_linux_profile_locate(int ctr, int32_t pid, uint64_t pc, char *path,
 
 	if (!s)
 		return fail(-EINVAL);
-	if (!path || !pathlen || !file_offset)
+	if (!e || !path || !pathlen || !file_offset)
 		return fail(-EFAULT);
 	pthread_mutex_lock(&ts->lock);
-	ret = s->prof ? profile__locate(s->prof, pid, pc, path, pathlen,
-					file_offset) :
-			-ENXIO;
+	ret = s->prof ?
+		      profile__locate(s->prof, e, path, pathlen, file_offset) :
+		      -ENXIO;
 	pthread_mutex_unlock(&ts->lock);
 	return ret ? fail(ret) : 0;
 }

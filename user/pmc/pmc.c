@@ -266,7 +266,9 @@ static int profstart(struct thread_state *ts, int ctr,
 		return -ENODEV;
 	attr = ev.attr;
 	attr.sample_period = cfg->reset_value;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	/* Time last in every record: the rings are merged in time order. */
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr.sample_id_all = 1;
 	/* The interrupted user PCs, as NetBSD's profiling ticks. */
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;

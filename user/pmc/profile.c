@@ -12,9 +12,11 @@ struct mapping {
 	char *path;
 };
 
-/* A process's file mappings, as the kernel reported them. */
+/* A program's file mappings, as the kernel reported them: one per
+ * process and exec. */
 struct space {
 	int32_t pid;
+	uint32_t image; /* 0 at fork, one more per exec */
 	struct mapping *map;
 	size_t nr, cap;
 };
@@ -23,6 +25,7 @@ struct bucket {
 	uint64_t pc;
 	uint64_t count;
 	int32_t pid;
+	uint32_t image;
 	int used;
 };
 
@@ -34,13 +37,24 @@ struct profile {
 	uint64_t samples, lost;
 };
 
-static struct space *space_find(struct profile *p, int32_t pid, int create)
+/* The newest space of pid: the program it runs now. */
+static struct space *space_find(struct profile *p, int32_t pid)
 {
+	struct space *found = NULL;
+
 	for (size_t i = 0; i < p->nr_spaces; i++)
-		if (p->spaces[i].pid == pid)
-			return &p->spaces[i];
-	if (!create)
-		return NULL;
+		if (p->spaces[i].pid == pid &&
+		    (!found || p->spaces[i].image > found->image))
+			found = &p->spaces[i];
+	return found;
+}
+
+/* A new program for pid: after the newest it had, if any. */
+static struct space *space_new(struct profile *p, int32_t pid)
+{
+	struct space *last = space_find(p, pid), *s;
+	uint32_t image = last ? last->image + 1 : 0;
+
 	if (p->nr_spaces == p->cap_spaces) {
 		size_t cap = p->cap_spaces ? 2 * p->cap_spaces : 8;
 		struct space *grown = realloc(p->spaces, cap * sizeof(*grown));
@@ -50,9 +64,11 @@ static struct space *space_find(struct profile *p, int32_t pid, int create)
 		p->spaces = grown;
 		p->cap_spaces = cap;
 	}
-	memset(&p->spaces[p->nr_spaces], 0, sizeof(p->spaces[0]));
-	p->spaces[p->nr_spaces].pid = pid;
-	return &p->spaces[p->nr_spaces++];
+	s = &p->spaces[p->nr_spaces++];
+	memset(s, 0, sizeof(*s));
+	s->pid = pid;
+	s->image = image;
+	return s;
 }
 
 static void space_clear(struct space *s)
@@ -93,7 +109,7 @@ static void read_own_maps(struct profile *p, int32_t self)
 {
 	char line[4096 + 128], path[4096];
 	unsigned long long start, end, pgoff;
-	struct space *s = space_find(p, self, 1);
+	struct space *s = space_new(p, self);
 	FILE *f = fopen("/proc/self/maps", "re");
 	char perms[8];
 
@@ -143,9 +159,10 @@ void profile__free(struct profile *p)
 	free(p);
 }
 
-static size_t hash_pc(int32_t pid, uint64_t pc, size_t cap)
+static size_t hash_pc(int32_t pid, uint32_t image, uint64_t pc, size_t cap)
 {
-	uint64_t h = (pc ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (pc ^ ((uint64_t)pid << 40) ^ ((uint64_t)image << 32)) *
+		     0x9e3779b97f4a7c15ull;
 
 	return (size_t)(h >> 20) & (cap - 1);
 }
@@ -163,7 +180,7 @@ static int hist_grow(struct profile *p)
 
 		if (!b->used)
 			continue;
-		for (j = hash_pc(b->pid, b->pc, cap); grown[j].used;
+		for (j = hash_pc(b->pid, b->image, b->pc, cap); grown[j].used;
 		     j = (j + 1) & (cap - 1))
 			;
 		grown[j] = *b;
@@ -176,38 +193,48 @@ static int hist_grow(struct profile *p)
 
 static void hist_add(struct profile *p, int32_t pid, uint64_t pc)
 {
+	const struct space *s = space_find(p, pid);
+	uint32_t image = s ? s->image : 0;
 	size_t j;
 
 	if (2 * (p->hist_used + 1) > p->hist_cap && hist_grow(p)) {
 		p->lost++; /* no memory: counted, not hidden */
 		return;
 	}
-	for (j = hash_pc(pid, pc, p->hist_cap); p->hist[j].used;
+	for (j = hash_pc(pid, image, pc, p->hist_cap); p->hist[j].used;
 	     j = (j + 1) & (p->hist_cap - 1))
-		if (p->hist[j].pid == pid && p->hist[j].pc == pc)
+		if (p->hist[j].pid == pid && p->hist[j].pc == pc &&
+		    p->hist[j].image == image)
 			break;
 	if (!p->hist[j].used) {
-		p->hist[j] = (struct bucket){ .pc = pc, .pid = pid, .used = 1 };
+		p->hist[j] = (struct bucket){
+			.pc = pc, .pid = pid, .image = image, .used = 1
+		};
 		p->hist_used++;
 	}
 	p->hist[j].count++;
 	p->samples++;
 }
 
+void profile__lost(struct profile *p, uint64_t n)
+{
+	p->lost += n;
+}
+
 /* A child starts with its parent's address space. */
 static void space_fork(struct profile *p, int32_t pid, int32_t ppid)
 {
-	struct space *child = space_find(p, pid, 1), *parent;
+	struct space *child = space_new(p, pid);
+	const struct space *parent;
 
 	if (!child)
 		return;
-	space_clear(child);
-	parent = space_find(p, ppid, 0);
+	/* Found after space_new(), which may have moved the array. */
+	parent = space_find(p, ppid);
 	for (size_t i = 0; parent && i < parent->nr; i++) {
 		const struct mapping m = parent->map[i];
 
 		space_add(child, m.start, m.end - m.start, m.pgoff, m.path);
-		parent = space_find(p, ppid, 0); /* child's add may move it */
 	}
 }
 
@@ -218,12 +245,15 @@ void profile__record(void *profile, const struct perf_event_header *h)
 	const uint64_t *u64 = (const void *)(h + 1);
 
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE: /* sample_type IP | TID: ip, pid, tid */
+	case PERF_RECORD_SAMPLE: /* ip, pid, tid, time */
 		if (h->size >= sizeof(*h) + 16)
 			hist_add(p, (int32_t)u32[2], u64[0]);
 		break;
 	case PERF_RECORD_MMAP: { /* pid, tid, addr, len, pgoff, filename */
-		struct space *s = space_find(p, (int32_t)u32[0], 1);
+		struct space *s = space_find(p, (int32_t)u32[0]);
+
+		if (!s)
+			s = space_new(p, (int32_t)u32[0]);
 		const char *name = (const char *)(h + 1) + 32;
 
 		if (s && h->size > sizeof(*h) + 32 && name[0] == '/')
@@ -234,13 +264,9 @@ void profile__record(void *profile, const struct perf_event_header *h)
 		if (u32[0] == u32[2] && u32[0] != u32[1])
 			space_fork(p, (int32_t)u32[0], (int32_t)u32[1]);
 		break;
-	case PERF_RECORD_COMM: /* pid, tid, comm: an exec drops the old space */
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			struct space *s = space_find(p, (int32_t)u32[0], 0);
-
-			if (s)
-				space_clear(s);
-		}
+	case PERF_RECORD_COMM: /* pid, tid, comm: an exec, a new program */
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			space_new(p, (int32_t)u32[0]);
 		break;
 	case PERF_RECORD_LOST: /* id, lost */
 		p->lost += u64[1];
@@ -286,6 +312,7 @@ int profile__entries(const struct profile *p,
 				.pc = p->hist[i].pc,
 				.count = p->hist[i].count,
 				.pid = p->hist[i].pid,
+				.image = p->hist[i].image,
 			};
 	qsort(all, n, sizeof(*all), by_count);
 	memcpy(out, all, (n < max ? n : max) * sizeof(*all));
@@ -293,21 +320,23 @@ int profile__entries(const struct profile *p,
 	return 0;
 }
 
-int profile__locate(const struct profile *p, int32_t pid, uint64_t pc,
-		    char *path, size_t pathlen, uint64_t *file_offset)
+int profile__locate(const struct profile *p,
+		    const struct pmc_linux_profile_entry *e, char *path,
+		    size_t pathlen, uint64_t *file_offset)
 {
 	const struct space *s = NULL;
 
 	for (size_t i = 0; i < p->nr_spaces; i++)
-		if (p->spaces[i].pid == pid)
+		if (p->spaces[i].pid == e->pid &&
+		    p->spaces[i].image == e->image)
 			s = &p->spaces[i];
 	/* Newest first: a mapping made later covers an older one. */
 	for (size_t i = s ? s->nr : 0; i-- > 0;) {
 		const struct mapping *m = &s->map[i];
 
-		if (pc >= m->start && pc < m->end) {
+		if (e->pc >= m->start && e->pc < m->end) {
 			snprintf(path, pathlen, "%s", m->path);
-			*file_offset = pc - m->start + m->pgoff;
+			*file_offset = e->pc - m->start + m->pgoff;
 			return 0;
 		}
 	}

@@ -20,8 +20,14 @@ struct profile;
 int profile__new(struct profile **out, int32_t self);
 void profile__free(struct profile *p);
 
-/* A record of the sampling counter's ring (fds/ring.h's callback). */
+/*
+ * A record of the sampling counter's rings, in time order (sample_type
+ * IP | TID | TIME, sample_id_all): a sample is placed in the program
+ * its process ran then.
+ */
 void profile__record(void *profile, const struct perf_event_header *h);
+/* Records that could not be taken in: counted as lost. */
+void profile__lost(struct profile *p, uint64_t n);
 
 void profile__stats(const struct profile *p,
 		    struct pmc_linux_profile_stats *out);
@@ -29,8 +35,9 @@ void profile__stats(const struct profile *p,
 int profile__entries(const struct profile *p,
 		     struct pmc_linux_profile_entry *out, size_t max,
 		     size_t *total);
-/* -ENOENT: no file mapping of pid holds pc. */
-int profile__locate(const struct profile *p, int32_t pid, uint64_t pc,
-		    char *path, size_t pathlen, uint64_t *file_offset);
+/* -ENOENT: no file mapping of the entry's program holds its pc. */
+int profile__locate(const struct profile *p,
+		    const struct pmc_linux_profile_entry *e, char *path,
+		    size_t pathlen, uint64_t *file_offset);
 
 #endif
