@@ -255,7 +255,7 @@ static void print_counts(FILE *out, const struct stat_args *a, char *const *cmd,
 			fprintf(out, "  (scaled from %.2f%%)", 100 * run);
 		if (clock)
 			fprintf(out,
-				"\n    (a clock counts whole in each mode; the command's rusage: user %.3f s, system %.3f s)",
+				"\n    (a clock counts whole in each mode; the command's rusage: user %.6f s, system %.6f s)",
 				ru->ru_utime.tv_sec +
 					ru->ru_utime.tv_usec / 1e6,
 				ru->ru_stime.tv_sec +
