@@ -341,7 +341,8 @@ static bool drain_sorted(struct ring *rings, int n,
 
 	for (int c = 0; c < n; c++)
 		ring__drain(&rings[c], batch_add, &b);
-	qsort_r(b.at, b.nr, sizeof(*b.at), by_time, b.bytes);
+	if (b.nr)
+		qsort_r(b.at, b.nr, sizeof(*b.at), by_time, b.bytes);
 	for (size_t i = 0; i < b.nr; i++)
 		fn(ctx, (const void *)(b.bytes + b.at[i]));
 	ok = !b.short_of_memory;
