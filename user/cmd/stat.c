@@ -69,6 +69,7 @@ struct stat_args {
 
 struct stat_event {
 	char name[256];
+	bool split; /* false: the name chose its mode, one counter */
 	int ctr[2]; /* user, kernel */
 	uint64_t value[2];
 	struct pmc_linux_times times[2];
@@ -117,12 +118,33 @@ static bool is_clock(const char *name)
 	       !strncmp(name, "cpu-clock", 9);
 }
 
+/* Whether the name already says which mode it counts: "cycles:u",
+ * "X:k=1", "cpu/event=0x3c/k". Such an event is counted whole. */
+static bool names_its_mode(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	char copy[256], *save = NULL, *tok;
+
+	if (slash && strchr(name, '/') != slash)
+		return strpbrk(slash + 1, "uk") != NULL; /* PMU/terms/mods */
+	snprintf(copy, sizeof(copy), "%.*s", (int)sizeof(copy) - 1, name);
+	tok = strtok_r(copy, ":", &save); /* the event itself */
+	while (tok && (tok = strtok_r(NULL, ":", &save)))
+		if (!strcmp(tok, "u") || !strcmp(tok, "k") ||
+		    !strcmp(tok, "uk") || !strcmp(tok, "ku") ||
+		    !strncmp(tok, "u=", 2) || !strncmp(tok, "k=", 2))
+			return true;
+	return false;
+}
+
 /* name:u and name:k on two counters, sharing the PMU like perf stat. */
 static int configure_event(struct stat_event *ev, int *next_ctr, int nr_ctrs)
 {
 	static const char *const mode[] = { "u", "k" };
 
-	for (int m = 0; m < 2; m++) {
+	ev->split = !names_its_mode(ev->name);
+	ev->ctr[1] = -1;
+	for (int m = 0; m < (ev->split ? 2 : 1); m++) {
 		struct pmc_counter_cfg cfg = { 0, 0, PMC_LINUX_FLAG_MULTIPLEX };
 		char full[sizeof(ev->name) + 4], why[ERROR_LEN];
 
@@ -131,8 +153,9 @@ static int configure_event(struct stat_event *ev, int *next_ctr, int nr_ctrs)
 			      nr_ctrs, nr_ctrs / 2);
 			return -E2BIG;
 		}
-		snprintf(full, sizeof(full), "%.*s:%s",
-			 (int)sizeof(ev->name) - 1, ev->name, mode[m]);
+		snprintf(full, sizeof(full), "%.*s%s%s",
+			 (int)sizeof(ev->name) - 1, ev->name,
+			 ev->split ? ":" : "", ev->split ? mode[m] : "");
 		if (pmc_linux_event_id(full, &cfg.event_id, why, sizeof(why))) {
 			p_err("%s", why[0] ? why : strerror(errno));
 			return -EINVAL;
@@ -237,9 +260,20 @@ static void print_counts(FILE *out, const struct stat_args *a, char *const *cmd,
 		bool clock = is_clock(e->name);
 		/* The kernel counts a clock whole in either mode (perf's
 		 * task-clock:u equals task-clock:k): its total is one. */
-		uint64_t total = clock ? u : u + k;
+		uint64_t total = clock || !e->split ? u : u + k;
 		const char *unit = clock ? "ns" : "";
 
+		if (!e->split) {
+			if (a->sep)
+				fprintf(out, "%s%s%s%s%" PRIu64 "%s%s%s%.2f\n",
+					e->name, a->sep, a->sep, a->sep, total,
+					a->sep, unit, a->sep,
+					100 * ratio(&e->times[0]));
+			else
+				fprintf(out, "  %s: %" PRIu64 "%s%s\n", e->name,
+					total, *unit ? " " : "", unit);
+			continue;
+		}
 		if (a->sep) {
 			fprintf(out,
 				"%s%s%" PRIu64 "%s%" PRIu64 "%s%" PRIu64
@@ -343,7 +377,8 @@ static int run_command(char **cmd, int nr_ctrs, int *status,
 
 	for (int c = 0; c < nr_ctrs; c++)
 		if (pmc_control(c, PMC_OP_START, NULL)) {
-			p_err("cannot start counter %d: %s", c, strerror(errno));
+			p_err("cannot start counter %d: %s", c,
+			      strerror(errno));
 			return -errno;
 		}
 	/* The child says through a close-on-exec pipe why exec failed. */
@@ -438,7 +473,7 @@ int cmd_stat(int argc, char **argv)
 		goto fail;
 	}
 	for (int i = 0; i < nr; i++)
-		for (int m = 0; m < 2; m++) {
+		for (int m = 0; m < (evs[i].split ? 2 : 1); m++) {
 			struct stat_event *e = &evs[i];
 
 			if (pmc_get_info(e->ctr[m],
