@@ -68,7 +68,10 @@ EXTLIBS_maps := -lbpf -lelf -lz
 EXTLIBS_pmc := -pthread
 EXTLIBS_symbols := -lelf
 
-stage_archives = $(foreach s,$(DEPS_$(1)),$(OUTPUT)/lib$(s).a)
+# A stage's archive is $(OUTPUT)/libSTAGE.a, but for pmc's: libpmc.a is
+# the library we install (libpmc, below), so the stage is libpmc-stage.a.
+stage_ar = $(OUTPUT)/lib$(1)$(if $(filter pmc,$(1)),-stage).a
+stage_archives = $(foreach s,$(DEPS_$(1)),$(call stage_ar,$(s)))
 stage_ldlibs = $(sort $(foreach s,$(DEPS_$(1)),$(EXTLIBS_$(s))))
 
 # Each unit test and bench links the stage it exercises, nothing more.
@@ -103,7 +106,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 USER_SRCS := $(wildcard $(foreach s,$(STAGES),user/$(s)/*.c))
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
-ARCHIVES := $(foreach s,$(STAGES),$(OUTPUT)/lib$(s).a)
+ARCHIVES := $(foreach s,$(STAGES),$(call stage_ar,$(s)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
@@ -113,6 +116,29 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/%,$(HELPER_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 60
+
+# libpmc, the pmc library (include/pmc.h, docs/pmc_control.3): every
+# object of DEPS_pmc compiled a second time with -fPIC into
+# $(OUTPUT)/pic/ (the stage archives stay as they are) makes both
+# $(OUTPUT)/libpmc.a, one self-contained archive (its users add
+# -lpfm -lm -pthread: libpmc.pc's Libs.private), and
+# libpmc.so.$(PMC_SO_VERSION), soname $(PMC_SONAME), which exports only
+# what PMC_MAP lists: pmc_control, pmc_get_info, pmc_linux_*.
+PMC_SO_VERSION := 1.0.0
+PMC_SONAME := libpmc.so.$(firstword $(subst ., ,$(PMC_SO_VERSION)))
+PMC_MAP := user/pmc/libpmc.map
+PMC_MAN := docs/pmc_control.3
+PMC_SRCS := $(wildcard $(foreach s,$(DEPS_pmc),user/$(s)/*.c))
+PMC_PIC_OBJS := $(patsubst user/%.c,$(OUTPUT)/pic/user/%.o,$(PMC_SRCS))
+# -lm last, where static links want it.
+PMC_LDLIBS = $(filter-out -lm,$(call stage_ldlibs,pmc)) $(filter -lm,$(call stage_ldlibs,pmc))
+PMC_SO := $(OUTPUT)/libpmc.so.$(PMC_SO_VERSION)
+PMC_LIBS := $(OUTPUT)/libpmc.a $(PMC_SO) $(OUTPUT)/$(PMC_SONAME) $(OUTPUT)/libpmc.so
+# -z defs: a library that needs something it does not link fails here,
+# not in its users' links (not with sanitizers, whose runtime the
+# program brings).
+PMC_SO_LDFLAGS := $(if $(SAN_FLAGS),,-Wl,-z,defs)
+VERSION := $(shell sed -n 's/^\#define BPMC_VERSION "\(.*\)"/\1/p' user/common/version.h)
 
 ifeq ($(V),1)
 Q =
@@ -127,9 +153,9 @@ endif
 .SECONDARY:
 .SECONDEXPANSION:
 .PHONY: all deps run test bench soak format clean test-bins install uninstall \
-	fuzz fuzz-bins
+	fuzz fuzz-bins FORCE
 
-all: $(BPMC_BIN)
+all: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc
 
 include vmlinux/vmlinux.mk
 
@@ -155,7 +181,7 @@ $(OUTPUT)/user/%.o: user/%.c
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 define stage_archive
-$(OUTPUT)/lib$(1).a: $(filter $(OUTPUT)/user/$(1)/%.o,$(USER_OBJS))
+$(call stage_ar,$(1)): $(filter $(OUTPUT)/user/$(1)/%.o,$(USER_OBJS))
 	$$(call msg,AR,$$@)
 	$(Q)rm -f $$@
 	$(Q)ar rcs $$@ $$^
@@ -166,6 +192,46 @@ $(BPMC_BIN): $(call stage_archives,cmd)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ -Wl,--start-group $^ -Wl,--end-group \
 		$(call stage_ldlibs,cmd)
+
+$(OUTPUT)/pic/user/%.o: user/%.c
+	$(call msg,CC-PIC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+# The list of those objects, rewritten when it changes, so that a source
+# removed or renamed in user/pmc/ leaves no stale member in the library.
+$(OUTPUT)/pic/objects: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo $(PMC_PIC_OBJS) > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $(PMC_PIC_OBJS)
+
+$(PMC_SO): $(PMC_PIC_OBJS) $(PMC_MAP) $(OUTPUT)/pic/objects
+	$(call msg,LINK-SO,$@)
+	$(Q)$(CC) $(CFLAGS) -shared -fPIC -Wl,-soname,$(PMC_SONAME) \
+		-Wl,--version-script=$(PMC_MAP) $(PMC_SO_LDFLAGS) \
+		-o $@ $(PMC_PIC_OBJS) $(PMC_LDLIBS)
+
+$(OUTPUT)/$(PMC_SONAME): $(PMC_SO)
+	$(Q)ln -sf $(notdir $<) $@
+
+$(OUTPUT)/libpmc.so: $(OUTPUT)/$(PMC_SONAME)
+	$(Q)ln -sf $(notdir $<) $@
+
+# Its paths follow PREFIX, LIBDIR and INCLUDEDIR at every make: rewritten
+# only when they changed.
+$(OUTPUT)/libpmc.pc: scripts/libpmc.pc.in FORCE | $(OUTPUT)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' \
+		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|g' \
+		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|g' \
+		-e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS_PRIVATE@|$(PMC_LDLIBS)|g' \
+		$< > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else \
+		printf '  %-8s %s\n' GEN $@; mv -f $@.tmp $@; fi
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $$(call stage_archives,$$(STAGE_test_$$*)) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
@@ -193,7 +259,7 @@ $(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call stage_archives,$$(STAGE_fuzz_
 		$(call stage_archives,$(STAGE_fuzz_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_fuzz_$*))
 
--include $(USER_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+-include $(USER_OBJS:.o=.d) $(PMC_PIC_OBJS:.o=.d) $(BPF_OBJS:.o=.d) $(UNIT_BINS:=.d) \
 	$(BENCH_BINS:=.d) $(HELPER_BINS:=.d) $(FUZZ_BINS:=.d)
 
 # Installs whatever of the build and test dependencies is missing.
@@ -247,20 +313,39 @@ bench: deps
 	$(Q)$(MAKE) -s --no-print-directory all $(HELPER_BINS) $(BENCH_BINS)
 	$(Q)bench/run
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the docs, the
-# systemd unit (its paths follow PREFIX) and the sysusers.d entry of the
-# user bpmc, which is created only when installing to the real root.
+# make install [PREFIX=/usr/local] [LIBDIR=PREFIX/lib] [DESTDIR=]: the
+# binary, the docs, the systemd unit (its paths follow PREFIX) and the
+# sysusers.d entry of the user bpmc, which is created only when
+# installing to the real root; and libpmc: <pmc.h> and <sys/pmc.h>,
+# libpmc.a, libpmc.so* and libpmc.pc in LIBDIR (and LIBDIR/pkgconfig),
+# pmc_control(3) and pmc_get_info(3). ldconfig runs only without DESTDIR.
 PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 DOCDIR := $(PREFIX)/share/doc/bpmc
 UNITDIR := $(PREFIX)/lib/systemd/system
 SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR := $(LIBDIR)/pkgconfig
+MAN3DIR := $(PREFIX)/share/man/man3
 DOCS := README.md $(wildcard docs/*.md)
 
-install: $(BPMC_BIN)
+install: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc $(PMC_MAN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MAN3DIR)
+	$(Q)install -m 0644 include/pmc.h $(DESTDIR)$(INCLUDEDIR)/pmc.h
+	$(Q)install -m 0644 include/sys/pmc.h $(DESTDIR)$(INCLUDEDIR)/sys/pmc.h
+	$(Q)install -m 0644 $(OUTPUT)/libpmc.a $(DESTDIR)$(LIBDIR)/libpmc.a
+	$(Q)install -m 0755 $(PMC_SO) $(DESTDIR)$(LIBDIR)/$(notdir $(PMC_SO))
+	$(Q)ln -sf $(notdir $(PMC_SO)) $(DESTDIR)$(LIBDIR)/$(PMC_SONAME)
+	$(Q)ln -sf $(PMC_SONAME) $(DESTDIR)$(LIBDIR)/libpmc.so
+	$(Q)install -m 0644 $(OUTPUT)/libpmc.pc $(DESTDIR)$(PKGCONFIGDIR)/libpmc.pc
+	$(Q)install -m 0644 $(PMC_MAN) $(DESTDIR)$(MAN3DIR)/pmc_control.3
+	$(Q)echo '.so man3/pmc_control.3' > $(DESTDIR)$(MAN3DIR)/pmc_get_info.3
+	$(Q)chmod 0644 $(DESTDIR)$(MAN3DIR)/pmc_get_info.3
 	$(Q)install -m 0755 $(BPMC_BIN) $(DESTDIR)$(BINDIR)/bpmc
 	$(Q)install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
@@ -275,14 +360,21 @@ install: $(BPMC_BIN)
 				--home-dir /var/lib/bpmc --shell /usr/sbin/nologin bpmc; \
 		fi; \
 	fi
+	$(Q)if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 # Leaves the user bpmc and /var/lib/bpmc, which hold the recordings.
 uninstall:
 	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(DESTDIR)$(BINDIR)/bpmc $(DESTDIR)$(UNITDIR)/bpmc.service \
 		$(DESTDIR)$(SYSUSERSDIR)/bpmc.conf \
-		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
+		$(DESTDIR)$(INCLUDEDIR)/pmc.h $(DESTDIR)$(INCLUDEDIR)/sys/pmc.h \
+		$(addprefix $(DESTDIR)$(LIBDIR)/,libpmc.a libpmc.so $(PMC_SONAME) \
+			$(notdir $(PMC_SO))) \
+		$(DESTDIR)$(PKGCONFIGDIR)/libpmc.pc \
+		$(DESTDIR)$(MAN3DIR)/pmc_control.3 $(DESTDIR)$(MAN3DIR)/pmc_get_info.3
 	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	$(Q)if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 format:
 	$(Q)clang-format -i bpf/*.c include/*.h $(USER_SRCS) \

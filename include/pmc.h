@@ -44,6 +44,11 @@ struct pmc_counter_cfg {
 
 #define PMC_INVALID_EVID (-1)
 
+/*
+ * NetBSD's calls: ctr is a counter of the calling thread, op one of
+ * PMC_OP_* (pmc_control) or PMC_INFO_* (pmc_get_info), argp what op
+ * takes.
+ */
 int pmc_control(int ctr, int op, void *argp);
 int pmc_get_info(int ctr, int op, void *argp);
 

@@ -26,6 +26,14 @@ want=$( {
 	echo "0755 /usr/local/bin/bpmc"
 	echo "0644 /usr/local/lib/systemd/system/bpmc.service"
 	echo "0644 /usr/local/lib/sysusers.d/bpmc.conf"
+	# libpmc (test_pmc_man.sh checks those files themselves).
+	echo "0644 /usr/local/include/pmc.h"
+	echo "0644 /usr/local/include/sys/pmc.h"
+	echo "0644 /usr/local/lib/libpmc.a"
+	echo "0755 /usr/local/lib/libpmc.so.1.0.0"
+	echo "0644 /usr/local/lib/pkgconfig/libpmc.pc"
+	echo "0644 /usr/local/share/man/man3/pmc_control.3"
+	echo "0644 /usr/local/share/man/man3/pmc_get_info.3"
 	for f in "$ROOT"/README.md "$ROOT"/docs/*.md; do
 		echo "0644 /usr/local/share/doc/bpmc/$(basename "$f")"
 	done
