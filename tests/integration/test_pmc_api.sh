@@ -20,7 +20,7 @@ $CC "${FLAGS[@]}" -I"$ROOT/include" "$ROOT/tests/pmc/netbsd_api.c" \
 	-o "$TMP/netbsd_api" -L"$BUILD" -Wl,-rpath,"$BUILD" -lpmc -pthread \
 	2> "$TMP/cc.log" || { fail "does not compile: $(head -5 "$TMP/cc.log")"; pass_or_fail; }
 # Only the two calls: nothing else of libpmc is used.
-used=$(nm -u "$TMP/netbsd_api" | awk '/ pmc_/ { print $2 }' | sort | tr '\n' ' ')
+used=$(nm -u "$TMP/netbsd_api" | awk '/ pmc_/ { sub(/@.*/, "", $2); print $2 }' | sort | tr '\n' ' ')
 [ "$used" = "pmc_control pmc_get_info " ] || fail "uses more than the two calls: $used"
 "$TMP/netbsd_api" > "$TMP/out" 2>&1
 rc=$?
