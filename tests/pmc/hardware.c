@@ -8,12 +8,13 @@
 #include <pmc.h>
 #include <stdio.h>
 
+static volatile uint64_t x;
+
 int main(void)
 {
 	struct pmc_counter_cfg cfg = { PMC_LINUX_EV_CYCLES, 0, 0 };
 	int cls = 0, type = 0, n = 0, busy = 0, started = 0, fails = 0;
 	uint64_t cycles = 0, insns = 0;
-	volatile uint64_t x = 0;
 
 	pmc_get_info(-1, PMC_INFO_CPUCTR_TYPE, &cls);
 	pmc_get_info(0, PMC_INFO_CPUCTR_TYPE, &type);

@@ -47,6 +47,9 @@ static uint64_t cpu_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/* Global: a volatile the compiler cannot call unused. */
+volatile uint64_t sink;
+
 /* Nearly all of this program's CPU time is spent here. */
 __attribute__((noinline)) void hot_function(uint64_t ns)
 {
@@ -56,6 +59,7 @@ __attribute__((noinline)) void hot_function(uint64_t ns)
 	while (cpu_ns() < end)
 		for (int i = 0; i < 20000; i++)
 			x += i * i;
+	sink = x;
 }
 
 static void test_names(void)

@@ -60,6 +60,9 @@ static uint64_t thread_cpu_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/* Global: a volatile the compiler cannot call unused. */
+static volatile uint64_t sink;
+
 /* Spins on this thread's CPU clock: user time, a few syscalls. */
 static void burn_ms(unsigned ms)
 {
@@ -69,6 +72,7 @@ static void burn_ms(unsigned ms)
 	while (thread_cpu_ns() < end)
 		for (int i = 0; i < 10000; i++)
 			x += i;
+	sink = x;
 }
 
 static uint64_t rusage_ns(const struct rusage *ru)

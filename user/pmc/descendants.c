@@ -12,25 +12,13 @@ enum state {
 	ORPHANED, /* its chain reached a process not ours */
 };
 
-/*
- * A task's count comes as one READ per CPU (its counter is per CPU):
- * values and running times add up, but each CPU's counter was enabled
- * for the task's whole life, so enabled is the largest of them, not the
- * sum. READs of one task arrive together; last_tid/last_max tell them.
- */
-struct acc {
-	struct tally t;
-	int32_t last_tid;
-	uint64_t last_max;
-};
-
 struct proc {
 	int32_t pid;
 	enum state state;
 	struct proc *parent; /* at exit; NULL: us */
 	struct proc *next_hash;
 	struct proc *next_all;
-	struct acc own[];
+	struct tally own[];
 };
 
 #define HASH_BITS 10
@@ -43,7 +31,7 @@ struct descendants {
 	size_t nr_procs;
 	struct proc *hash[1 << HASH_BITS];
 	struct proc *all; /* every entry, newest first */
-	struct acc *sum;
+	struct tally *sum;
 };
 
 /* Settled entries are kept as tombstones for the READs that follow an
@@ -204,22 +192,6 @@ static void tally_add(struct tally *to, const struct tally *t)
 	to->running += t->running;
 }
 
-static void acc_read(struct acc *a, int32_t tid, const struct tally *t)
-{
-	a->t.value += t->value;
-	a->t.running += t->running;
-	if (a->last_tid == tid && a->last_max) {
-		if (t->enabled > a->last_max) {
-			a->t.enabled += t->enabled - a->last_max;
-			a->last_max = t->enabled;
-		}
-		return;
-	}
-	a->t.enabled += t->enabled;
-	a->last_tid = tid;
-	a->last_max = t->enabled;
-}
-
 int descendants__read(struct descendants *d, int32_t pid, int32_t tid, int slot,
 		      const struct tally *t)
 {
@@ -233,9 +205,9 @@ int descendants__read(struct descendants *d, int32_t pid, int32_t tid, int slot,
 	if (!p)
 		return -ENOMEM;
 	if (p->state == FOLDED)
-		acc_read(&d->sum[slot], tid, t);
+		tally_add(&d->sum[slot], t);
 	else if (p->state != ORPHANED)
-		acc_read(&p->own[slot], tid, t);
+		tally_add(&p->own[slot], t);
 	return 0;
 }
 
@@ -265,7 +237,7 @@ static void settle(struct descendants *d)
 		if (p->state != EXITED || chain_end(p) != FOLDED)
 			continue;
 		for (int s = 0; s < d->nr_slots; s++)
-			tally_add(&d->sum[s].t, &p->own[s].t);
+			tally_add(&d->sum[s], &p->own[s]);
 		memset(p->own, 0, d->nr_slots * sizeof(p->own[0]));
 	}
 	for (p = d->all; p; p = p->next_all) {
@@ -286,7 +258,7 @@ int descendants__sum(struct descendants *d, int slot, struct tally *out)
 	if (slot < 0 || slot >= d->nr_slots)
 		return -EINVAL;
 	settle(d);
-	*out = d->sum[slot].t;
+	*out = d->sum[slot];
 	return d->lost ? -EOVERFLOW : 0;
 }
 

@@ -36,7 +36,11 @@ int descendants__fork(struct descendants *d, int32_t pid, int32_t ppid,
 /* PERF_RECORD_EXIT of task tid of process pid, whose parent was ppid. */
 int descendants__exit(struct descendants *d, int32_t pid, int32_t ppid,
 		      int32_t tid);
-/* PERF_RECORD_READ: task tid's own count of the counter in slot. */
+/*
+ * PERF_RECORD_READ: task tid's own count of the counter in slot, from
+ * one CPU's twin. The caller passes enabled from one twin only: each
+ * twin was enabled for the task's whole life, and only running adds up.
+ */
 int descendants__read(struct descendants *d, int32_t pid, int32_t tid, int slot,
 		      const struct tally *t);
 /* PERF_RECORD_LOST */

@@ -255,12 +255,21 @@ static void on_tree_record(struct thread_state *ts,
 		const struct read_record *r = (const void *)h;
 		struct tally t = { r->value, r->enabled, r->running };
 
-		for (int i = 0; i < PMC_MAX_SLOTS; i++)
-			for (int c = 0; c < host.nr_cpus; c++)
-				if (ts->slot[i].tree_fd[c] >= 0 &&
-				    ts->slot[i].tree_id[c] == r->id)
+		for (int i = 0; i < PMC_MAX_SLOTS; i++) {
+			bool first = true; /* the slot's first twin */
+
+			for (int c = 0; c < host.nr_cpus; c++) {
+				if (ts->slot[i].tree_fd[c] < 0)
+					continue;
+				if (ts->slot[i].tree_id[c] == r->id) {
+					if (!first)
+						t.enabled = 0;
 					descendants__read(ts->desc, r->pid,
 							  r->tid, i, &t);
+				}
+				first = false;
+			}
+		}
 	} else if (h->type == PERF_RECORD_LOST) {
 		const uint64_t *lost = (const void *)(h + 1);
 
