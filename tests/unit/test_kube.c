@@ -20,6 +20,8 @@
 #define UID4 "9c7e4b21-0a3f-4d6e-b5c8-7f1e2d3c4b5a"
 #define UID5 "d41d8cd98f00b204e9800998ecf8427e" /* a static pod's hash */
 #define LATE "11111111-2222-4333-8444-555555555555"
+#define MISS_A "aaaaaaaa-2222-4333-8444-555555555555"
+#define MISS_B "bbbbbbbb-2222-4333-8444-555555555555"
 #define HEX(c) c c c c c c c c c c c c c c c c /* 64 hex digits */
 #define H1 HEX("1111")
 #define H2 HEX("2222")
@@ -190,19 +192,35 @@ static void test_rescan(void)
 	ASSERT_EQ(kube__scans(k), 2, "not within a second");
 	/* A new key rescans at once; the late pod comes with it. */
 	kube__new_interval(k, 102 * s);
-	expect(k, "aaaaaaaa-2222-4333-8444-555555555555", NULL, NULL, NULL,
-	       NULL);
+	expect(k, MISS_A, NULL, NULL, NULL, NULL);
 	ASSERT_EQ(kube__scans(k), 3, "a new key rescans");
 	expect(k, LATE, NULL, "late", "newpod", NULL);
-	/* A key a scan missed waits KUBE_ABSENT_RETRY_NS. */
-	kube__new_interval(k, 104 * s);
-	expect(k, "aaaaaaaa-2222-4333-8444-555555555555", NULL, NULL, NULL,
-	       NULL);
-	ASSERT_EQ(kube__scans(k), 3, "a known absent key waits");
-	kube__new_interval(k, 114 * s);
-	expect(k, "aaaaaaaa-2222-4333-8444-555555555555", NULL, NULL, NULL,
-	       NULL);
-	ASSERT_EQ(kube__scans(k), 4, "and asks again after 10 s");
+	/* A key scans keep missing waits 1, 2, 4 ... s after the last. */
+	struct {
+		uint64_t at_ms;
+		const char *key;
+		uint64_t scans;
+	} steps[] = {
+		{ 102500, MISS_A, 3 }, /* within a second of the last scan */
+		{ 103500, MISS_A, 4 }, /* 1 s after the miss at 102 */
+		{ 105000, MISS_A, 4 }, /* 1.5 s of the 2 s it waits now */
+		{ 105500, MISS_A, 5 }, /* 2 s */
+		{ 108800, MISS_A, 5 }, /* 3.3 s of 4 (less an eighth) */
+		{ 111000, MISS_B, 6 }, /* a new key rescans at once ... */
+		{ 111000, MISS_A, 6 }, /* ... and that scan counts for A */
+		{ 117800, MISS_A, 6 }, /* 6.8 s of the 8 it waits now */
+		{ 119000, MISS_A, 7 },
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "at %llu ms",
+			 (unsigned long long)steps[i].at_ms);
+		if (i == 0 || steps[i].at_ms != steps[i - 1].at_ms)
+			kube__new_interval(k, steps[i].at_ms * 1000000ull);
+		expect(k, steps[i].key, NULL, NULL, NULL, NULL);
+		ASSERT_EQ(kube__scans(k), steps[i].scans, what);
+	}
 	kube__free(k);
 out:
 	remove_trees();

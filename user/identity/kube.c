@@ -43,7 +43,11 @@ struct ctr_entry {
 
 struct absent {
 	char key[KEY_LEN];
-	uint64_t checked_ns; /* when a scan last missed it; 0: never */
+	/* The last scan it was looked up in (the one current when it was
+	 * first asked for does not count: it may have come before the
+	 * key), and when that scan was. */
+	uint64_t scan, scan_ns;
+	unsigned misses; /* later scans that did not find it */
 };
 
 struct kube {
@@ -473,10 +477,17 @@ void kube__free(struct kube *k)
 	free(k);
 }
 
+/* Waited long enough since then: intervals on a 1 s grid are woken a
+ * little early or late, and a second must not come out as 0.999. */
+static bool waited(const struct kube *k, uint64_t since_ns, uint64_t wait_ns)
+{
+	return k->now_ns - since_ns >= wait_ns - wait_ns / 8;
+}
+
 void kube__new_interval(struct kube *k, uint64_t now_ns)
 {
 	k->now_ns = now_ns;
-	k->may_scan = !k->scan_ns || now_ns - k->scan_ns >= KUBE_RESCAN_GAP_NS;
+	k->may_scan = !k->scan_ns || waited(k, k->scan_ns, KUBE_RESCAN_GAP_NS);
 }
 
 static const struct pod_entry *find_pod(const struct kube *k, const char *uid)
@@ -518,34 +529,58 @@ static const struct ctr_entry *find_ctr(const struct kube *k, const char *id)
 
 static struct absent *find_absent(struct kube *k, const char *key)
 {
+	struct absent *a;
+
 	for (size_t i = 0; i < k->nr_absent; i++)
 		if (!strcmp(k->absent[i].key, key))
 			return &k->absent[i];
 	if (k->nr_absent == ABSENT_MAX)
 		k->nr_absent = 0;
-	snprintf(k->absent[k->nr_absent].key, KEY_LEN, "%s", key);
-	k->absent[k->nr_absent].checked_ns = 0;
-	return &k->absent[k->nr_absent++];
+	a = &k->absent[k->nr_absent++];
+	snprintf(a->key, KEY_LEN, "%s", key);
+	a->scan = k->scans;
+	a->scan_ns = k->scan_ns;
+	a->misses = 0;
+	return a;
 }
 
-/*
- * A miss: rescan if this interval may, unless a scan already missed the
- * key less than KUBE_ABSENT_RETRY_NS ago. True when it rescanned.
- */
-static bool rescan_for(struct kube *k, char tag, const char *id)
+/* The last scan did not find the key: a miss, unless counted already. */
+static struct absent *missed(struct kube *k, char tag, const char *id)
 {
 	char key[KEY_LEN];
 	struct absent *a;
 
 	snprintf(key, sizeof(key), "%c:%s", tag, id);
 	a = find_absent(k, key);
-	if (a->checked_ns && k->now_ns - a->checked_ns < KUBE_ABSENT_RETRY_NS)
-		return false;
+	if (a->scan != k->scans) {
+		a->scan = k->scans;
+		a->scan_ns = k->scan_ns;
+		a->misses++;
+	}
+	return a;
+}
+
+/*
+ * A miss in the last scan's arrays: rescan if this interval may and the
+ * key's wait is over (a key no later scan missed has none). True when
+ * it rescanned; the caller says whether that found it.
+ */
+static bool rescan_for(struct kube *k, char tag, const char *id)
+{
+	struct absent *a = missed(k, tag, id);
+	uint64_t wait;
+
+	if (a->misses) {
+		wait = KUBE_RESCAN_GAP_NS
+		       << (a->misses < 6 ? a->misses - 1 : 5);
+		if (wait > KUBE_ABSENT_MAX_WAIT_NS)
+			wait = KUBE_ABSENT_MAX_WAIT_NS;
+		if (!waited(k, a->scan_ns, wait))
+			return false;
+	}
 	if (!k->may_scan)
 		return false;
 	scan(k);
-	/* Found or not, a scan looked now: the next miss waits. */
-	a->checked_ns = k->now_ns ? k->now_ns : 1;
 	return true;
 }
 
@@ -568,12 +603,13 @@ void kube__resolve(struct kube *k, const char *pod, const char *container,
 			id = NULL; /* not a runtime's id: never in the logs */
 	}
 	p = find_pod(k, uid);
-	if (!p && rescan_for(k, 'p', uid))
-		p = find_pod(k, uid);
+	if (!p && rescan_for(k, 'p', uid) && !(p = find_pod(k, uid)))
+		missed(k, 'p', uid);
 	if (id) {
 		c = find_ctr(k, id);
 		if (!c && rescan_for(k, 'c', id)) {
-			c = find_ctr(k, id);
+			if (!(c = find_ctr(k, id)))
+				missed(k, 'c', id);
 			p = find_pod(k, uid); /* the scan moved the pods */
 		}
 	}

@@ -34,11 +34,13 @@
 /* A miss rescans at most once an interval, and no sooner than this. */
 #define KUBE_RESCAN_GAP_NS 1000000000ull
 /*
- * A key a rescan did not find (a pod sandbox's container has no log, a
- * pod's cgroup comes before its log directory) asks for another only
- * this long after: a kubelet node does not rescan every interval.
+ * A key that scans keep missing (a pod sandbox's container has no log;
+ * a cgroup can come before its pod's log directory) asks for another
+ * 1, 2, 4 ... seconds after the last scan that missed it, at most this
+ * long: a kubelet node does not rescan every interval for its sandboxes.
+ * Any scan counts for every key, so their waits grow together.
  */
-#define KUBE_ABSENT_RETRY_NS 10000000000ull
+#define KUBE_ABSENT_MAX_WAIT_NS 30000000000ull
 
 struct kube_names {
 	const char *namespace; /* NULL: unknown */
