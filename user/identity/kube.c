@@ -381,7 +381,8 @@ static void dedupe_pods(struct kube *k)
 {
 	size_t n = 0;
 
-	qsort(k->pods, k->nr_pods, sizeof(*k->pods), pod_cmp);
+	if (k->nr_pods > 1) /* qsort of a NULL array is undefined */
+		qsort(k->pods, k->nr_pods, sizeof(*k->pods), pod_cmp);
 	for (size_t i = 0; i < k->nr_pods; i++) {
 		if (n && !strcmp(k->pods[n - 1].uid, k->pods[i].uid))
 			pod_free(&k->pods[i]);
@@ -395,7 +396,8 @@ static void dedupe_ctrs(struct kube *k)
 {
 	size_t n = 0;
 
-	qsort(k->ctrs, k->nr_ctrs, sizeof(*k->ctrs), ctr_cmp);
+	if (k->nr_ctrs > 1)
+		qsort(k->ctrs, k->nr_ctrs, sizeof(*k->ctrs), ctr_cmp);
 	for (size_t i = 0; i < k->nr_ctrs; i++) {
 		if (n && !strcmp(k->ctrs[n - 1].id, k->ctrs[i].id))
 			ctr_free(&k->ctrs[i]);
