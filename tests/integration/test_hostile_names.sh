@@ -99,7 +99,8 @@ chmod 0644 "$TMP/out.csv"
 psql() { runuser -u postgres -- "$PGBIN/psql" -h "$TMP/sock" -p 54329 -d postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 psql -c "CREATE TABLE t (time timestamptz, host text, interval_ms bigint, scope text, cgroup_id numeric,
 	cgroup text, pid bigint, tid bigint, comm text, event text, count numeric, samples numeric,
-	running_pct double precision, container text, pod text, value text)" >/dev/null || fail "create table"
+	running_pct double precision, container text, pod text, value text, namespace text, pod_name text,
+	container_name text)" >/dev/null || fail "create table"
 psql -c "\\copy t FROM '$TMP/out.csv' WITH (FORMAT csv, HEADER true)" 2>"$TMP/pg.err" ||
 	fail "PostgreSQL COPY refused the file: $(cat "$TMP/pg.err")"
 p_comm=$(psql -c "SELECT DISTINCT comm FROM t WHERE scope = 'process' AND comm LIKE E'\\\\\\\\xFF%'")
