@@ -6,7 +6,6 @@
  * found and it did not, so a pod deleted between two scans still names
  * its last rows, and the arrays hold at most two scans' entries.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -56,11 +55,25 @@ struct kube {
 	size_t nr_pods, cap_pods;
 	struct ctr_entry *ctrs;
 	size_t nr_ctrs, cap_ctrs;
+	/* The first 8 bytes of each uid and id, in the arrays' order: a
+	 * look-up searches these, which fit in a few cache lines, and
+	 * compares whole strings only where they match. */
+	uint64_t *pod_keys, *ctr_keys;
 	struct absent *absent;
 	size_t nr_absent;
 	uint64_t scans;
 	uint64_t now_ns, scan_ns; /* this interval's start, the last scan's */
 	bool may_scan; /* this interval has not scanned yet */
+	/*
+	 * The last look-up: the rows of one cgroup ask for the same names
+	 * one after the other. Good for an interval and a scan: a miss may
+	 * rescan in the next interval.
+	 */
+	struct {
+		bool valid;
+		char pod[KEY_LEN], container[KEY_LEN];
+		struct kube_names names;
+	} last;
 };
 
 static void pod_free(struct pod_entry *p)
@@ -94,7 +107,9 @@ static void normalise_uid(const char *in, size_t n, char *out, size_t len)
 	size_t i;
 
 	for (i = 0; i < n && i + 1 < len; i++)
-		out[i] = in[i] == '_' ? '-' : tolower((unsigned char)in[i]);
+		out[i] = in[i] == '_'		      ? '-' :
+			 in[i] >= 'A' && in[i] <= 'Z' ? in[i] + 'a' - 'A' :
+							in[i];
 	out[i] = '\0';
 }
 
@@ -429,17 +444,59 @@ static void forget_old(struct kube *k)
 	k->nr_ctrs = n;
 }
 
+/* Big-endian, so that keys sort as the strings do. */
+static uint64_t key_of(const char *s)
+{
+	uint64_t key = 0;
+	int i;
+
+	for (i = 0; i < 8 && s[i]; i++)
+		key = key << 8 | (unsigned char)s[i];
+	return key << 8 * (8 - i);
+}
+
+/* Without memory for the keys, the arrays are searched without them. */
+static void make_keys(struct kube *k)
+{
+	free(k->pod_keys);
+	free(k->ctr_keys);
+	k->pod_keys = malloc((k->nr_pods + 1) * sizeof(*k->pod_keys));
+	k->ctr_keys = malloc((k->nr_ctrs + 1) * sizeof(*k->ctr_keys));
+	for (size_t i = 0; k->pod_keys && i < k->nr_pods; i++)
+		k->pod_keys[i] = key_of(k->pods[i].uid);
+	for (size_t i = 0; k->ctr_keys && i < k->nr_ctrs; i++)
+		k->ctr_keys[i] = key_of(k->ctrs[i].id);
+}
+
+/* The first index whose key is not below key's. */
+static size_t lower_bound(const uint64_t *keys, size_t n, uint64_t key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (keys[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Out of memory half-way: what was added stays, sorted; no error. */
 static void scan(struct kube *k)
 {
 	k->scans++;
 	k->scan_ns = k->now_ns;
+	k->last.valid = false;
 	k->may_scan = false;
 	if (!scan_pods(k))
 		scan_containers(k);
 	forget_old(k);
 	dedupe_pods(k);
 	dedupe_ctrs(k);
+	make_keys(k);
 }
 
 int kube__new(struct kube **out, const char *pods_dir,
@@ -473,6 +530,8 @@ void kube__free(struct kube *k)
 		ctr_free(&k->ctrs[i]);
 	free(k->pods);
 	free(k->ctrs);
+	free(k->pod_keys);
+	free(k->ctr_keys);
 	free(k->absent);
 	free(k->pods_dir);
 	free(k->containers_dir);
@@ -489,43 +548,43 @@ static bool waited(const struct kube *k, uint64_t since_ns, uint64_t wait_ns)
 void kube__new_interval(struct kube *k, uint64_t now_ns)
 {
 	k->now_ns = now_ns;
+	k->last.valid = false;
 	k->may_scan = !k->scan_ns || waited(k, k->scan_ns, KUBE_RESCAN_GAP_NS);
 }
 
 static const struct pod_entry *find_pod(const struct kube *k, const char *uid)
 {
-	size_t lo = 0, hi = k->nr_pods;
+	uint64_t key = key_of(uid);
+	size_t i;
 
-	/* One entry per uid, after the dedupe. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(k->pods[mid].uid, uid);
-
-		if (!c)
-			return &k->pods[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (!k->pod_keys) {
+		for (i = 0; i < k->nr_pods; i++)
+			if (!strcmp(k->pods[i].uid, uid))
+				return &k->pods[i];
+		return NULL;
 	}
+	for (i = lower_bound(k->pod_keys, k->nr_pods, key);
+	     i < k->nr_pods && k->pod_keys[i] == key; i++)
+		if (!strcmp(k->pods[i].uid, uid))
+			return &k->pods[i];
 	return NULL;
 }
 
 static const struct ctr_entry *find_ctr(const struct kube *k, const char *id)
 {
-	size_t lo = 0, hi = k->nr_ctrs;
+	uint64_t key = key_of(id);
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(k->ctrs[mid].id, id);
-
-		if (!c)
-			return &k->ctrs[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (!k->ctr_keys) {
+		for (i = 0; i < k->nr_ctrs; i++)
+			if (!strcmp(k->ctrs[i].id, id))
+				return &k->ctrs[i];
+		return NULL;
 	}
+	for (i = lower_bound(k->ctr_keys, k->nr_ctrs, key);
+	     i < k->nr_ctrs && k->ctr_keys[i] == key; i++)
+		if (!strcmp(k->ctrs[i].id, id))
+			return &k->ctrs[i];
 	return NULL;
 }
 
@@ -586,7 +645,7 @@ static bool rescan_for(struct kube *k, char tag, const char *id)
 	return true;
 }
 
-void kube__resolve(struct kube *k, const char *pod, const char *container,
+static void lookup(struct kube *k, const char *pod, const char *container,
 		   struct kube_names *out)
 {
 	const struct pod_entry *p;
@@ -594,9 +653,6 @@ void kube__resolve(struct kube *k, const char *pod, const char *container,
 	char uid[KEY_LEN];
 	const char *id = NULL, *sep;
 
-	memset(out, 0, sizeof(*out));
-	if (!k || !pod || !*pod)
-		return;
 	normalise_uid(pod, strlen(pod), uid, sizeof(uid));
 	if (container && *container) {
 		sep = strstr(container, "://");
@@ -624,6 +680,28 @@ void kube__resolve(struct kube *k, const char *pod, const char *container,
 	}
 	if (c)
 		out->container_name = c->name;
+}
+
+void kube__resolve(struct kube *k, const char *pod, const char *container,
+		   struct kube_names *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!k || !pod || !*pod)
+		return;
+	if (!container)
+		container = "";
+	if (k->last.valid && !strcmp(k->last.pod, pod) &&
+	    !strcmp(k->last.container, container)) {
+		*out = k->last.names;
+		return;
+	}
+	lookup(k, pod, container, out);
+	if (strlen(pod) < KEY_LEN && strlen(container) < KEY_LEN) {
+		strcpy(k->last.pod, pod);
+		strcpy(k->last.container, container);
+		k->last.names = *out; /* of the latest scan, if it made one */
+		k->last.valid = true;
+	}
 }
 
 uint64_t kube__scans(const struct kube *k)
