@@ -83,6 +83,7 @@ STAGE_test_sysfs_pmu := names
 STAGE_test_counters := fds
 STAGE_test_cgroups := identity
 STAGE_test_containers := identity
+STAGE_test_kube := identity
 STAGE_test_csv := sinks
 STAGE_test_publish := sinks
 STAGE_test_rows := rows

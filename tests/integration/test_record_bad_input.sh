@@ -60,6 +60,11 @@ expect_refusal "'period=-1'" -e cpu-clock:period=-1 "${O[@]}"
 expect_refusal "'period=99999999999999999999'" -e cpu-clock:period=99999999999999999999 "${O[@]}"
 expect_refusal "above kernel.perf_event_max_sample_rate" -e cpu-clock:freq=999999 "${O[@]}"
 expect_refusal "'-d 1.2345'" -d 1.2345 "${O[@]}"
+# The kubelet's trees, when given, must be there (a typo would only show
+# as names that never come).
+expect_refusal "'--kube-pods-dir /nonexistent-bpmc'" --kube-pods-dir /nonexistent-bpmc "${O[@]}"
+expect_refusal "'--kube-containers-dir /etc/hostname'" --kube-containers-dir /etc/hostname "${O[@]}"
+expect_refusal "'--kube-pods-dir '" --kube-pods-dir '' "${O[@]}"
 # A FIFO without a reader: refused at once, not a hang in open().
 mkfifo "$TMP/fifo"
 SECONDS=0

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Multiplexing scale and wrap-safe deltas. */
+#include <stdio.h>
+#include <string.h>
+
 #include "fds/counters.h"
 #include "test.h"
 
@@ -149,7 +152,55 @@ static void test_stopped(void)
 	ASSERT_EQ(counter_stopped(10000, 12000), false, "12 us interval");
 }
 
+static struct event soft(const char *name, __u64 config, int leader)
+{
+	struct event ev = {
+		.attr = { .type = PERF_TYPE_SOFTWARE,
+			  .size = sizeof(struct perf_event_attr),
+			  .config = config },
+		.leader = leader,
+	};
+
+	snprintf(ev.name, sizeof(ev.name), "%s", name);
+	return ev;
+}
+
+/*
+ * --best-effort's trial: what opens, and why not. An event of a type no
+ * PMU has stands for one this host lacks (cycles without a PMU).
+ */
+static void test_probe(void)
+{
+	struct counter_opts opts = { .freq = 97, .sampling = true };
+	struct counter_probe out[BPMC_MAX_EVENTS];
+	struct event_list list = { .nr = 5 };
+	struct error err = {};
+
+	list.ev[0] = soft("cpu-clock", PERF_COUNT_SW_CPU_CLOCK, 0);
+	list.ev[1] = soft("nosuch", 0, 1); /* leads {nosuch,task-clock} */
+	list.ev[1].attr.type = 0x7ffffff0;
+	list.ev[2] = soft("task-clock", PERF_COUNT_SW_TASK_CLOCK, 1);
+	list.ev[3] = soft("page-faults", PERF_COUNT_SW_PAGE_FAULTS, 3);
+	list.ev[4] = soft("bad-config", 0x7fff, 3); /* in page-faults' group */
+	if (!ASSERT_OK(counters__probe(&list, &opts, out, &err), err.msg))
+		return;
+	if (!out[0].ok && strstr(out[0].reason, "not permitted")) {
+		printf("  (not root: perf_event_open is refused; skipped)\n");
+		return;
+	}
+	ASSERT_TRUE(out[0].ok, out[0].reason);
+	ASSERT_TRUE(!out[1].ok, "an unknown type does not open");
+	ASSERT_STREQ(out[1].reason, "this kernel does not support the event",
+		     "and says why");
+	ASSERT_TRUE(out[2].ok, "a member whose leader failed leads instead");
+	ASSERT_TRUE(out[3].ok, out[3].reason);
+	ASSERT_TRUE(!out[4].ok, "a member that does not open");
+	ASSERT_TRUE(out[4].reason[0] && !strstr(out[4].reason, "group"),
+		    out[4].reason);
+}
+
 static const struct subtest tests[] = {
+	{ "probe", test_probe },
 	{ "stopped", test_stopped },
 	{ "deltas_across_intervals", test_deltas_across_intervals },
 	{ "group_ratio", test_group_ratio },

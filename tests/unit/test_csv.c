@@ -201,7 +201,7 @@ static void test_row_cgroup(void)
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.123Z,\"node1\",1000,\"cgroup\",4242,"
-		"\"/system.slice/sshd.service\",,,,\"cpu-clock\",123456,12,87.5,,,\n",
+		"\"/system.slice/sshd.service\",,,,\"cpu-clock\",123456,12,87.5,,,,,,\n",
 		"cgroup row");
 }
 
@@ -225,7 +225,7 @@ static void test_row_process(void)
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.000Z,\"node1\",1000,\"process\",1,\"/\",1234,,"
-		"\"nginx\",\"page-faults\",7,7,100.0,,,\n",
+		"\"nginx\",\"page-faults\",7,7,100.0,,,,,,\n",
 		"process row");
 }
 
@@ -248,14 +248,14 @@ static void test_row_thread(void)
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.005Z,\"node1\",1000,\"thread\",99,\"/a\",0,0,\"swapper\","
-		"\"cycles\",18446744073709551615,0,0.0,,,\n",
+		"\"cycles\",18446744073709551615,0,0.0,,,,,,\n",
 		"thread row");
 	r.pid = 4194304;
 	r.tid = 4194305;
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.005Z,\"node1\",1000,\"thread\",99,\"/a\",4194304,"
-		"4194305,\"swapper\",\"cycles\",18446744073709551615,0,0.0,,,\n",
+		"4194305,\"swapper\",\"cycles\",18446744073709551615,0,0.0,,,,,,\n",
 		"large ids");
 }
 
@@ -279,7 +279,7 @@ static void test_row_quoting(void)
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.000Z,\"h\"\"1\",1000,\"thread\",5,\"/x,y\","
-		"10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1,0.0,,,\n",
+		"10,11,\"a,\"\"b\"\"\",\"PMU/a=1,b=2/\",1,1,0.0,,,,,,\n",
 		"quoted fields");
 }
 
@@ -300,7 +300,7 @@ static void test_row_null_strings(void)
 	in.end_realtime_ns = known_ns(0);
 	check_row(
 		&in, &r,
-		"2026-11-30T07:14:20.000Z,,1000,\"cgroup\",77,,,,,\"e\",1,0,0.0,,,\n",
+		"2026-11-30T07:14:20.000Z,,1000,\"cgroup\",77,,,,,\"e\",1,0,0.0,,,,,,\n",
 		"null strings empty");
 }
 
@@ -337,7 +337,7 @@ static void test_row_interval_ms(void)
 		in.length_ns = cases[i].ns;
 		snprintf(
 			want, sizeof(want),
-			"2026-11-30T07:14:20.000Z,\"node1\",%s,\"cgroup\",1,\"/\",,,,\"e\",1,1,0.0,,,\n",
+			"2026-11-30T07:14:20.000Z,\"node1\",%s,\"cgroup\",1,\"/\",,,,\"e\",1,1,0.0,,,,,,\n",
 			cases[i].ms);
 		check_row(&in, &r, want, "interval_ms");
 	}
@@ -361,7 +361,7 @@ static void test_row_system(void)
 	check_row(
 		&in, &r,
 		"2026-11-30T07:14:20.000Z,\"node1\",1000,\"system\",,,,,,\"cpu-clock\","
-		"2000000000,1990,50.0,,,\n",
+		"2000000000,1990,50.0,,,,,,\n",
 		"system row");
 }
 
@@ -388,8 +388,38 @@ static void test_row_container(void)
 		&in, &r,
 		"2026-11-30T07:14:20.000Z,\"node1\",1000,\"process\",9,"
 		"\"/kubepods/pod1/abc\",10,,\"app\",\"e\",1,1,100.0,\"cri://abc\","
-		"\"3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b\",\n",
+		"\"3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b\",,,,\n",
 		"container and pod");
+}
+
+/* (v6) Kubernetes' names, escaped like every text: any bytes a kubelet
+ * directory can hold come back from the file. */
+static void test_row_kube_names(void)
+{
+	struct interval_info in = info;
+	struct row r = {
+		.scope = "container",
+		.pid = -1,
+		.tid = -1,
+		.event = "e",
+		.count = 1,
+		.samples = 1,
+		.running_pct = 100.0,
+		.container = "containerd://abc",
+		.pod = "3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b",
+		.namespace = "kube-system",
+		.pod_name = "po\nd,\"x\"",
+		.container_name = "c\\\xff",
+	};
+
+	in.end_realtime_ns = known_ns(0);
+	check_row(
+		&in, &r,
+		"2026-11-30T07:14:20.000Z,\"node1\",1000,\"container\",,,,,,\"e\","
+		"1,1,100.0,\"containerd://abc\","
+		"\"3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b\",,\"kube-system\","
+		"\"po\\x0Ad,\"\"x\"\"\",\"c\\\\\\xFF\"\n",
+		"kubernetes names");
 }
 
 static void test_row_matches_header(void)
@@ -463,6 +493,7 @@ static void test_row_boundary(void)
 }
 
 static const struct subtest tests[] = {
+	{ "row_kube_names", test_row_kube_names },
 	{ "row_boundary", test_row_boundary },
 	{ "field_plain", test_field_plain },
 	{ "field_quoted", test_field_quoted },

@@ -201,7 +201,50 @@ static void test_encode_too_long(void)
 	ASSERT_TRUE(err_has("too long"), "message");
 }
 
+/* --best-effort's list: what is dropped leaves the rest led right. */
+static void test_keep(void)
+{
+	struct event_list out;
+	int map[BPMC_MAX_EVENTS];
+	bool keep[] = { false, true, true, true, false, true, true };
+
+	/* 0 {1 2} 3 {4 5 6}: a group's leader dropped, one kept whole. */
+	if (!ASSERT_OK(parse("cpu-clock,{task-clock,page-faults},"
+			     "context-switches,{cpu-migrations,minor-faults,"
+			     "major-faults}"),
+		       "parse"))
+		return;
+	keep[0] = true;
+	keep[4] = false;
+	event_list__keep(&list, keep, &out, map);
+	ASSERT_EQ(out.nr, 6, "nr");
+	ASSERT_EQ(map[4], -1, "dropped");
+	ASSERT_EQ(map[5], 4, "moved up");
+	ASSERT_STREQ(out.ev[4].name, "minor-faults", "name follows");
+	ASSERT_EQ(out.ev[0].leader, 0, "alone");
+	ASSERT_EQ(out.ev[1].leader, 1, "group kept: its leader");
+	ASSERT_EQ(out.ev[2].leader, 1, "group kept: its member");
+	ASSERT_EQ(out.ev[3].leader, 3, "alone, shifted");
+	ASSERT_EQ(out.ev[4].leader, 4, "first member leads");
+	ASSERT_EQ(out.ev[5].leader, 4, "and the next follows it");
+
+	/* Dropped in the middle of a group; then everything dropped. */
+	memset(keep, 1, sizeof(keep));
+	keep[2] = false;
+	event_list__keep(&list, keep, &out, map);
+	ASSERT_EQ(out.nr, 6, "one dropped");
+	ASSERT_EQ(out.ev[1].leader, 1, "leader stays");
+	ASSERT_EQ(out.ev[2].leader, 2, "next event alone");
+	ASSERT_EQ(out.ev[3].leader, 3, "group after it shifted");
+	ASSERT_EQ(out.ev[5].leader, 3, "its member follows");
+	memset(keep, 0, sizeof(keep));
+	event_list__keep(&list, keep, &out, map);
+	ASSERT_EQ(out.nr, 0, "none kept");
+	ASSERT_EQ(map[6], -1, "none mapped");
+}
+
 static const struct subtest tests[] = {
+	{ "keep", test_keep },
 	{ "handles", test_handles },
 	{ "two_software", test_two_software },
 	{ "single", test_single },

@@ -15,6 +15,7 @@
 #include "common/util.h"
 #include "fds/counters.h"
 #include "identity/cgroups.h"
+#include "identity/kube.h"
 #include "maps/collector.h"
 #include "names/events.h"
 #include "rows/check.h"
@@ -26,7 +27,11 @@
 struct record {
 	struct record_env env;
 	struct events *names;
-	struct event_list events;
+	struct event_list asked; /* as -e gave them */
+	struct event_list events; /* counted: asked, less what is dropped */
+	/* Each event asked for: counted or not, and why (--best-effort). */
+	struct event_support support[BPMC_MAX_EVENTS];
+	struct counter_probe probe[BPMC_MAX_EVENTS];
 	struct counters counters;
 	struct collector *collector;
 	struct interval_data data;
@@ -40,6 +45,7 @@ struct record {
 	struct check check;
 	struct rows_opts rows;
 	struct cgroups *cgroups;
+	struct kube *kube;
 	struct collector_opts bpf; /* the cgroup part is filled first */
 	struct self self;
 	bool root_only_done;
@@ -370,6 +376,8 @@ static int write_interval(struct record *r)
 	struct interval_info info = {
 		.end_realtime_ns = clock_ns(CLOCK_REALTIME),
 		.host = r->host,
+		.events = r->support,
+		.nr_events = r->asked.nr,
 	};
 	struct counter_totals totals;
 	struct drain_sums sums;
@@ -394,6 +402,7 @@ static int write_interval(struct record *r)
 	report_drops(r, r->data.drops);
 	check_throttling(r);
 	cgroups__new_interval(r->cgroups);
+	kube__new_interval(r->kube, cut);
 	collector__take_new_cgroups(r->collector, learn_cgroup, r->cgroups);
 	check_root_only(r);
 	err = r->sink.ops->begin_interval(&r->sink, &info);
@@ -496,6 +505,13 @@ static int identity_setup(struct record *r)
 		return err;
 	}
 	r->rows.cgroups = r->cgroups;
+	err = kube__new(&r->kube, r->env.kube_pods_dir,
+			r->env.kube_containers_dir, &error);
+	if (err) {
+		p_err("%s", error.msg);
+		return err;
+	}
+	r->rows.kube = r->kube;
 	r->bpf.v1_subsys = -1;
 	if (r->env.cgroup_v1)
 		err = cgroups__v1_controller(r->env.cgroup_v1,
@@ -503,6 +519,57 @@ static int identity_setup(struct record *r)
 	if (!err)
 		err = resolve_filters(r->cgroups, r->env.filters, &r->bpf);
 	return err;
+}
+
+/*
+ * --best-effort: leaves out the events this host cannot open, one
+ * warning each, and counts the rest; none left is a refusal. Without
+ * it every event is counted or the run is refused, as counters__open()
+ * says.
+ */
+static int drop_unsupported(struct record *r, const struct counter_opts *copts)
+{
+	bool keep[BPMC_MAX_EVENTS];
+	struct error error = {};
+	char why[ERROR_LEN] = "";
+	int err;
+
+	for (int e = 0; e < r->asked.nr; e++) {
+		r->support[e] = (struct event_support){
+			.event = r->asked.ev[e].name,
+			.supported = true,
+		};
+		keep[e] = true;
+	}
+	if (!r->env.best_effort) {
+		r->events = r->asked;
+		return 0;
+	}
+	err = counters__probe(&r->asked, copts, r->probe, &error);
+	if (err) {
+		p_err("%s", error.msg);
+		return err;
+	}
+	for (int e = 0; e < r->asked.nr; e++) {
+		keep[e] = r->probe[e].ok;
+		r->support[e].supported = keep[e];
+		r->support[e].reason = keep[e] ? NULL : r->probe[e].reason;
+		if (!keep[e])
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%s'%s': %s", why[0] ? "; " : "",
+				 r->asked.ev[e].name, r->probe[e].reason);
+	}
+	event_list__keep(&r->asked, keep, &r->events, NULL);
+	if (!r->events.nr) {
+		p_err("none of the events can be counted on this host: %s",
+		      why);
+		return -ENODEV;
+	}
+	for (int e = 0; e < r->asked.nr; e++)
+		if (!keep[e])
+			p_warn("event '%s' cannot be counted on this host, so it is left out (--best-effort): %s",
+			       r->asked.ev[e].name, r->probe[e].reason);
+	return 0;
 }
 
 static int record_setup(struct record *r)
@@ -517,6 +584,9 @@ static int record_setup(struct record *r)
 	struct error error = {};
 	int err;
 
+	err = drop_unsupported(r, &copts);
+	if (err)
+		return err;
 	bopts->key_tgid = r->env.scopes & (SCOPE_PROCESS | SCOPE_THREAD);
 	bopts->key_tid = r->env.scopes & SCOPE_THREAD;
 	bopts->max_keys = r->env.max_keys;
@@ -576,8 +646,9 @@ static int record_setup(struct record *r)
 	else if (err)
 		p_warn("--self-stats: cannot turn BPF run-time statistics on: %s; bpf_run_time_ns will read 0",
 		       strerror(-err));
-	self__init(&r->self, r->collector);
-	record_meta__build(&r->meta, &r->env, &r->events, r->host);
+	self__init(&r->self, r->collector, r->support, r->asked.nr);
+	record_meta__build(&r->meta, &r->env, &r->asked, &r->events, r->support,
+			   r->host);
 	csv_sink__set_meta(&r->sink, r->meta.rows, r->meta.nr);
 	return 0;
 }
@@ -599,7 +670,7 @@ static int choose_events(struct record *r)
 			p_info("no hardware PMU on this host (a VM?): recording cpu-clock instead of cycles,instructions");
 		}
 	}
-	if (events__parse_list(r->names, list, &r->events, &error)) {
+	if (events__parse_list(r->names, list, &r->asked, &error)) {
 		warning = events__take_warning(r->names, false);
 		if (warning)
 			p_warn("%s", warning);
@@ -647,6 +718,7 @@ int cmd_record(int argc, char **argv)
 		r.sink.ops->close(&r.sink);
 		events__free(r.names);
 		cgroups__free(r.cgroups);
+		kube__free(r.kube);
 		return EXIT_USAGE;
 	}
 	if (perf_max_sample_rate(&r.max_rate))
@@ -707,6 +779,7 @@ cleanup:
 		       cgroups__cached(r.cgroups), cgroups__peak(r.cgroups),
 		       cgroups__forgotten(r.cgroups));
 	cgroups__free(r.cgroups);
+	kube__free(r.kube);
 	if (r.drops[BPMC_DROP_MAP_FULL])
 		p_warn("%" PRIu64
 		       " samples were lost in all because the counts map was full (--max-keys %ld)",

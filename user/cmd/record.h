@@ -35,6 +35,10 @@ struct record_env {
 	uint64_t max_disk; /* --max-disk BYTES of them */
 	long backlog; /* --backlog N intervals held while writes fail */
 	const char *user; /* --user NAME: drop to it after setup */
+	bool best_effort; /* --best-effort: drop events this host lacks */
+	/* The kubelet's log trees (identity/kube.h); NULL: the defaults. */
+	const char *kube_pods_dir; /* --kube-pods-dir */
+	const char *kube_containers_dir; /* --kube-containers-dir */
 	struct privilege_target target; /* --user, checked at parse time */
 };
 

@@ -67,9 +67,39 @@ static void host_fqdn(const char *host, char *out, size_t len)
 	fclose(f);
 }
 
-void record_meta__build(struct record_meta *m, const struct record_env *env,
-			const struct event_list *events, const char *host)
+/* The event as counted (its leader may have changed), or as asked. */
+static void add_encoding(struct record_meta *m, const struct event_list *asked,
+			 const struct event_list *live, int e)
 {
+	const struct event_list *list = asked;
+	const struct event *ev = &asked->ev[e];
+
+	for (int i = 0; i < live->nr; i++) {
+		if (!strcmp(live->ev[i].name, ev->name)) {
+			list = live;
+			ev = &live->ev[i];
+			break;
+		}
+	}
+	add(m, "encoding", ev->name,
+	    "type=%u config=0x%llx config1=0x%llx config2=0x%llx%s%s%s leader=%s period=%llu freq=%u fstr=%s",
+	    ev->attr.type, (unsigned long long)ev->attr.config,
+	    (unsigned long long)ev->attr.config1,
+	    (unsigned long long)ev->attr.config2,
+	    ev->attr.exclude_user ? " exclude_user=1" : "",
+	    ev->attr.exclude_kernel ? " exclude_kernel=1" : "",
+	    ev->attr.exclude_hv ? " exclude_hv=1" : "",
+	    list->ev[ev->leader].name,
+	    ev->attr.freq ? 0ull : (unsigned long long)ev->attr.sample_period,
+	    ev->attr.freq ? (unsigned)ev->attr.sample_freq : 0, ev->fstr);
+}
+
+void record_meta__build(struct record_meta *m, const struct record_env *env,
+			const struct event_list *asked,
+			const struct event_list *live,
+			const struct event_support *support, const char *host)
+{
+	int nr_keys = 0;
 	char buf[256], started[40];
 	struct utsname u;
 	struct cpu_id cpu;
@@ -110,22 +140,18 @@ void record_meta__build(struct record_meta *m, const struct record_env *env,
 	add(m, "meta", "bpmc_pid", "%d", (int)getpid());
 	csv_time(started, sizeof(started), clock_ns(CLOCK_REALTIME));
 	add(m, "meta", "started", "%s", started);
+	if (env->best_effort)
+		add(m, "meta", "best_effort", "1");
 	/* One row per event: the name as given, and what it became. */
-	for (int e = 0; e < events->nr; e++) {
-		const struct event *ev = &events->ev[e];
-
-		add(m, "encoding", ev->name,
-		    "type=%u config=0x%llx config1=0x%llx config2=0x%llx%s%s%s leader=%s period=%llu freq=%u fstr=%s",
-		    ev->attr.type, (unsigned long long)ev->attr.config,
-		    (unsigned long long)ev->attr.config1,
-		    (unsigned long long)ev->attr.config2,
-		    ev->attr.exclude_user ? " exclude_user=1" : "",
-		    ev->attr.exclude_kernel ? " exclude_kernel=1" : "",
-		    ev->attr.exclude_hv ? " exclude_hv=1" : "",
-		    events->ev[ev->leader].name,
-		    ev->attr.freq ? 0ull :
-				    (unsigned long long)ev->attr.sample_period,
-		    ev->attr.freq ? (unsigned)ev->attr.sample_freq : 0,
-		    ev->fstr);
+	for (int e = 0; e < asked->nr; e++)
+		add_encoding(m, asked, live, e);
+	/* The reason stays in the file; event_supported rows say it every
+	 * interval. */
+	for (int e = 0; e < asked->nr; e++) {
+		if (support[e].supported)
+			continue;
+		snprintf(m->keys[nr_keys], sizeof(m->keys[0]),
+			 "event_unsupported:%s", support[e].event);
+		add(m, "meta", m->keys[nr_keys++], "%s", support[e].reason);
 	}
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,6 +43,17 @@ static int parse_seconds_ms(const char *s, uint64_t *ms)
 	return *ms ? 0 : -EINVAL;
 }
 
+/* False with errno set (ENOTDIR for a file) when path is no directory. */
+static bool is_directory(const char *path)
+{
+	struct stat st;
+
+	if (!*path || stat(path, &st))
+		return false;
+	errno = S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	return !errno;
+}
+
 /* A tolerance: a non-negative decimal number of percent. */
 static int parse_percent(const char *s, double *out)
 {
@@ -68,6 +80,9 @@ enum {
 	OPT_MAX_DISK,
 	OPT_BACKLOG,
 	OPT_USER,
+	OPT_BEST_EFFORT,
+	OPT_KUBE_PODS_DIR,
+	OPT_KUBE_CONTAINERS_DIR,
 };
 
 static const struct cmd_option record_options[] = {
@@ -101,6 +116,16 @@ static const struct cmd_option record_options[] = {
 	{ "user", OPT_USER, required_argument, "NAME",
 	  "once set up as root, run as NAME, keeping no capability\n"
 	  "the kernel does not ask for (README: Capabilities)" },
+	{ "best-effort", OPT_BEST_EFFORT, no_argument, NULL,
+	  "drop, with a warning, the events this host cannot open\n"
+	  "and count the rest (default: refuse the run)" },
+	{ "kube-pods-dir", OPT_KUBE_PODS_DIR, required_argument, "DIR",
+	  "the kubelet's pod logs, for namespace and pod names\n"
+	  "(default /var/log/pods)" },
+	{ "kube-containers-dir", OPT_KUBE_CONTAINERS_DIR, required_argument,
+	  "DIR",
+	  "the kubelet's container log links, for container\n"
+	  "names (default /var/log/containers)" },
 	{ "period", 'c', required_argument, "N", "sample every N events" },
 	{ "freq", 'F', required_argument, "HZ",
 	  "sample HZ times a second per CPU (default 997:\n"
@@ -136,6 +161,7 @@ const struct cmd_spec record_spec = {
 		"bpmc record -e cycles,instructions --by cgroup,process,thread -o - | head\n"
 		"bpmc record --mode exact --check -d 10       # exact counts, conservation checked\n"
 		"bpmc record --by cgroup,container -G /kubepods.slice --rollup=2\n"
+		"bpmc record --best-effort -e cycles,instructions,cpu-clock  # one line for a mixed fleet\n"
 		"bpmc record -o '/var/lib/bpmc/%h-%Y%m%dT%H%M%SZ.csv.gz' --rotate 1h --keep 168",
 };
 
@@ -290,6 +316,25 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		return 0;
 	case OPT_USER:
 		env->user = arg;
+		return 0;
+	case OPT_BEST_EFFORT:
+		env->best_effort = true;
+		return 0;
+	case OPT_KUBE_PODS_DIR:
+	case OPT_KUBE_CONTAINERS_DIR:
+		/* Given, it must be there: a typo would only show as names
+		 * that never come. */
+		if (!is_directory(arg))
+			return error__set(err, ENOTDIR,
+					  "no directory '--%s %s': %s",
+					  key == OPT_KUBE_PODS_DIR ?
+						  "kube-pods-dir" :
+						  "kube-containers-dir",
+					  arg, strerror(*arg ? errno : ENOENT));
+		if (key == OPT_KUBE_PODS_DIR)
+			env->kube_pods_dir = arg;
+		else
+			env->kube_containers_dir = arg;
 		return 0;
 	case 'v':
 		verbose = true;

@@ -45,7 +45,7 @@ struct counter_reading counter_delta(const struct counter_reading *now,
  * online CPUs. A PMU's list may name offline CPUs (a hybrid core PMU's
  * `cpus`), which perf_event_open() refuses with ENODEV.
  */
-static int pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus)
+int counters__pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus)
 {
 	bool online[BPMC_MAX_CPUS];
 	char buf[4096];
@@ -182,9 +182,8 @@ int counters__check_period(const struct event *ev, uint64_t period,
 	return period < *min ? -ERANGE : 0;
 }
 
-/* Group members count; only their leader samples. */
-static void attr_for_cpu(struct perf_event_attr *attr, const struct event *ev,
-			 bool member, const struct counter_opts *opts)
+void counters__attr(struct perf_event_attr *attr, const struct event *ev,
+		    bool member, const struct counter_opts *opts)
 {
 	*attr = ev->attr;
 	attr->size = sizeof(*attr);
@@ -221,7 +220,7 @@ static int open_one(struct counters *c, int e, int cpu, struct error *error)
 	char reason[160];
 	int fd, err;
 
-	attr_for_cpu(&attr, ev, member, &c->opts);
+	counters__attr(&attr, ev, member, &c->opts);
 	fd = syscall(SYS_perf_event_open, &attr, -1, cpu,
 		     member ? c->fd[ev->leader * c->nr_cpus + cpu] : -1,
 		     PERF_FLAG_FD_CLOEXEC);
@@ -249,8 +248,8 @@ static int event_cpus(const struct counters *c, int e, bool *cpus,
 		      struct error *error)
 {
 	const struct event *ev = &c->events->ev[e];
-	int err =
-		pmu_cpus(c->events->ev[ev->leader].attr.type, cpus, c->nr_cpus);
+	int err = counters__pmu_cpus(c->events->ev[ev->leader].attr.type, cpus,
+				     c->nr_cpus);
 
 	if (err)
 		return error__set(error, err,

@@ -84,6 +84,40 @@ const char *counters__open_reason(const struct event *ev,
 				  int err, char *buf, size_t len);
 
 /*
+ * The attr ev is opened with on a CPU: counting, or sampling at opts'
+ * rate unless ev sets its own; a group member counts, only its leader
+ * samples.
+ */
+void counters__attr(struct perf_event_attr *attr, const struct event *ev,
+		    bool member, const struct counter_opts *opts);
+
+/*
+ * The online CPUs of the PMU whose sysfs `type` is attr_type (the core
+ * PMU's for generic hardware and cache events), or all online CPUs.
+ */
+int counters__pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus);
+
+/* --best-effort: whether an event of a list opens on this host. */
+#define COUNTER_REASON_LEN 160
+struct counter_probe {
+	bool ok;
+	char reason[COUNTER_REASON_LEN]; /* why not, in words */
+};
+
+/*
+ * Tries every event of the list on one CPU of its PMU, as
+ * counters__open() would open it, and closes it again: out[e] says
+ * whether it opened, and if not, why (counters__open_reason()). A member
+ * is tried in its group, so a group the PMU cannot hold drops the
+ * members that do not fit; one whose leader failed is tried as the
+ * leader, as event_list__keep() will make it. 0, or -errno (err set)
+ * when the CPUs cannot be read.
+ */
+int counters__probe(const struct event_list *events,
+		    const struct counter_opts *opts, struct counter_probe *out,
+		    struct error *err);
+
+/*
  * -c and :period=: -ERANGE when period would sample ev faster than
  * kernel.perf_event_max_sample_rate allows any event, by the event's
  * known rate (timers: 1e9/s; cycles: 6e9/s; instructions: 3e10/s);

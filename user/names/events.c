@@ -350,6 +350,33 @@ int events__parse_list(struct events *e, const char *spec,
 	return 0;
 }
 
+void event_list__keep(const struct event_list *in, const bool *keep,
+		      struct event_list *out, int *map)
+{
+	int index[BPMC_MAX_EVENTS], lead;
+
+	out->nr = 0;
+	for (int i = 0; i < in->nr; i++) {
+		index[i] = -1;
+		if (!keep[i])
+			continue;
+		/* The group's first kept event, this one if none before. */
+		lead = out->nr;
+		for (int j = in->ev[i].leader; j < i; j++) {
+			if (index[j] >= 0 &&
+			    in->ev[j].leader == in->ev[i].leader) {
+				lead = out->ev[index[j]].leader;
+				break;
+			}
+		}
+		out->ev[out->nr] = in->ev[i];
+		out->ev[out->nr].leader = lead;
+		index[i] = out->nr++;
+	}
+	if (map)
+		memcpy(map, index, in->nr * sizeof(*map));
+}
+
 bool event__is_hardware(const struct event *ev)
 {
 	return ev->attr.type == PERF_TYPE_HARDWARE ||

@@ -60,6 +60,15 @@ const char *events__nearest_table(const struct events *e);
  */
 const char *events__take_warning(struct events *e, bool always);
 
+/*
+ * The events of in that keep[] marks, in order, into out; map[i] (if not
+ * NULL) gets event i's index in out, or -1. A group keeps its leader if
+ * it can: one whose leader is dropped is led by its first kept member,
+ * so the rest still count from the same time slices.
+ */
+void event_list__keep(const struct event_list *in, const bool *keep,
+		      struct event_list *out, int *map);
+
 /* True when the attr needs a hardware PMU (generic HW, cache or raw). */
 bool event__is_hardware(const struct event *ev);
 

@@ -121,6 +121,9 @@ static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
 		keep_cgroup(x, key, info, sum);
 	if (!(x->opts->scopes & scope))
 		return 0;
+	if (info)
+		tree__set_names(x->opts, info->ref.pod, info->ref.container,
+				&r);
 	for (int e = 0; e < x->events->nr; e++) {
 		r.count = sum->count[e];
 		if (!r.count)

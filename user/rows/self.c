@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "names/events.h"
 #include "rows/self.h"
 
 static uint64_t tv_ns(const struct timeval *tv)
@@ -9,10 +10,36 @@ static uint64_t tv_ns(const struct timeval *tv)
 	return tv->tv_sec * 1000000000ull + tv->tv_usec * 1000ull;
 }
 
-void self__init(struct self *s, struct collector *c)
+void self__init(struct self *s, struct collector *c,
+		const struct event_support *events, size_t nr_events)
 {
 	collector__prog_stats(c, &s->prog);
 	getrusage(RUSAGE_SELF, &s->usage);
+	s->events = events;
+	s->nr_events = nr_events;
+}
+
+/*
+ * Whether each event asked for is counted, every interval, so that a
+ * query over any span of a fleet's files sees which hosts lack one: a
+ * gauge, like peak_rss_bytes, named after the event it concerns.
+ */
+static int write_supported(const struct self *s, struct row r,
+			   struct sink *sink)
+{
+	char name[32 + EVENT_NAME_LEN];
+	int err = 0;
+
+	r.no_count = true;
+	r.samples = r.count = 0;
+	for (size_t i = 0; i < s->nr_events && !err; i++) {
+		snprintf(name, sizeof(name), "event_supported:%s",
+			 s->events[i].event);
+		r.event = name;
+		r.value = s->events[i].supported ? "1" : "0";
+		err = sink->ops->write_row(sink, &r);
+	}
+	return err;
 }
 
 int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
@@ -62,6 +89,8 @@ int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 		}
 		err = sink->ops->write_row(sink, &r);
 	}
+	if (!err)
+		err = write_supported(s, r, sink);
 	s->prog = prog;
 	s->usage = usage;
 	return err;

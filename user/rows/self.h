@@ -12,14 +12,18 @@
 struct self {
 	struct prog_stats prog; /* at the previous interval's end */
 	struct rusage usage;
+	const struct event_support *events; /* every event asked for */
+	size_t nr_events;
 };
 
-/* Takes the starting point. */
-void self__init(struct self *s, struct collector *c);
+/* Takes the starting point; events must outlive s. */
+void self__init(struct self *s, struct collector *c,
+		const struct event_support *events, size_t nr_events);
 /*
  * Writes this interval's rows: bpf_run_time_ns (samples: the runs),
  * cpu_user_ns, cpu_system_ns, peak_rss_bytes and samples_lost, which
- * is written even when 0.
+ * is written even when 0, then a gauge event_supported:EVENT (1 or 0)
+ * per event asked for.
  */
 int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 		     struct sink *sink);

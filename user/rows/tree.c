@@ -32,6 +32,17 @@ static int by_key(const void *a, const void *b, void *ctx)
 		      group_key(&s->sums[*(const size_t *)b], s->by));
 }
 
+void tree__set_names(const struct rows_opts *opts, const char *pod,
+		     const char *container, struct row *r)
+{
+	struct kube_names n;
+
+	kube__resolve(opts->kube, pod, container, &n);
+	r->namespace = n.namespace;
+	r->pod_name = n.pod_name;
+	r->container_name = n.container_name;
+}
+
 static int write_counts(struct sink *sink, struct row *r,
 			const struct event_list *events, const uint64_t *count,
 			const uint64_t *samples, const double *running_pct)
@@ -54,7 +65,8 @@ static int write_counts(struct sink *sink, struct row *r,
 
 /* One row per container (or pod): the sum of the cgroups naming it. */
 static int write_grouped(const struct cgroup_sum *sums, size_t nr,
-			 enum group_by by, const struct event_list *events,
+			 enum group_by by, const struct rows_opts *opts,
+			 const struct event_list *events,
 			 const double *running_pct, struct sink *sink)
 {
 	uint64_t count[BPMC_MAX_EVENTS], samples[BPMC_MAX_EVENTS];
@@ -97,6 +109,7 @@ static int write_grouped(const struct cgroup_sum *sums, size_t nr,
 			r.cgroup = cgroup;
 			r.container = info->ref.container;
 		}
+		tree__set_names(opts, info->ref.pod, r.container, &r);
 		err = write_counts(sink, &r, events, count, samples,
 				   running_pct);
 	}
@@ -148,6 +161,7 @@ static int write_rollup(const struct cgroup_sum *sums, size_t nr,
 			.pid = -1,
 			.tid = -1,
 		};
+		tree__set_names(opts, ref.pod, ref.container, &r);
 		err = write_counts(sink, &r, events, tot[i].count, smp[i].count,
 				   running_pct);
 	}
@@ -166,10 +180,10 @@ int tree__write_rows(const struct cgroup_sum *sums, size_t nr,
 	int err = 0;
 
 	if (opts->scopes & SCOPE_CONTAINER) {
-		err = write_grouped(sums, nr, BY_CONTAINER, events, running_pct,
-				    sink);
+		err = write_grouped(sums, nr, BY_CONTAINER, opts, events,
+				    running_pct, sink);
 		if (!err)
-			err = write_grouped(sums, nr, BY_POD, events,
+			err = write_grouped(sums, nr, BY_POD, opts, events,
 					    running_pct, sink);
 	}
 	if (!err && opts->rollup_depth >= 0)

@@ -24,6 +24,10 @@ struct cgroup_sum {
 	uint64_t samples[BPMC_MAX_EVENTS];
 };
 
+/* Kubernetes' names of a pod (and container, or NULL) into r. */
+void tree__set_names(const struct rows_opts *opts, const char *pod,
+		     const char *container, struct row *r);
+
 int tree__write_rows(const struct cgroup_sum *sums, size_t nr,
 		     const struct rows_opts *opts,
 		     const struct event_list *events, const double *running_pct,

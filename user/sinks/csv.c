@@ -103,6 +103,12 @@ void csv_format_fields(struct strbuf *b, const struct row *r)
 	csv_put_field(b, r->pod);
 	strbuf__putc(b, ',');
 	csv_put_field(b, r->value);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->namespace);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->pod_name);
+	strbuf__putc(b, ',');
+	csv_put_field(b, r->container_name);
 	strbuf__putc(b, '\n');
 }
 

@@ -9,13 +9,15 @@
 #include "common/strbuf.h"
 #include "sinks/sink.h"
 
-#define CSV_SCHEMA_VERSION 5
+#define CSV_SCHEMA_VERSION 6
 /* The longest text a field holds: a cgroup path, at most. */
 #define CSV_FIELD_MAX 4096
 /* The columns up to v3's, which the repair of a file checks. */
 #define CSV_HEADER_V4_PREFIX \
 	"time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples,running_pct,container,pod"
-#define CSV_HEADER CSV_HEADER_V4_PREFIX ",value"
+/* v4 added value, v6 the Kubernetes names. */
+#define CSV_HEADER \
+	CSV_HEADER_V4_PREFIX ",value,namespace,pod_name,container_name"
 /*
  * Every interval of a file ends with this self row (the intervals lost
  * before it were not written): a reader, and the repair after a crash,

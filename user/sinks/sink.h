@@ -21,6 +21,11 @@ struct row {
 	const char *comm;
 	const char *container; /* "containerd://<id>", or empty */
 	const char *pod; /* the pod's UID, or empty */
+	/* (v6) Kubernetes' names of the pod and container, where the
+	 * kubelet's log tree says them (identity/kube.h); else NULL. */
+	const char *namespace;
+	const char *pod_name;
+	const char *container_name;
 	const char *event;
 	uint64_t count;
 	uint64_t samples;
@@ -30,10 +35,26 @@ struct row {
 	const char *value; /* (v4) meta, encoding and gauge rows' text */
 };
 
+/*
+ * An event asked for with -e, and whether this host counts it: under
+ * --best-effort one that cannot be opened is dropped, and every sink
+ * says so (the CSV's event_supported self rows and event_unsupported
+ * meta rows; a gauge for a metrics sink).
+ */
+struct event_support {
+	const char *event; /* as given to -e */
+	bool supported;
+	const char *reason; /* why not, in words; NULL when supported */
+};
+
 struct interval_info {
 	uint64_t end_realtime_ns; /* the interval's end, wall clock */
 	uint64_t length_ns; /* its real length */
 	const char *host;
+	/* Every event asked for, in -e's order, counted or not; the same
+	 * array all run long. */
+	const struct event_support *events;
+	size_t nr_events;
 };
 
 struct sink;
