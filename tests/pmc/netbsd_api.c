@@ -368,12 +368,16 @@ static void test_accumulated(void)
 	      "accumulated_live_child_exited", "it counts once it exited");
 	acc = value(3, PMC_INFO_ACCUMULATED_COUNTER_VALUE);
 
-	/* A grandchild folds into its parent, which folds into us on exit. */
+	/*
+	 * A grandchild folds into its parent, which folds into us on exit.
+	 * 200 ms: each exit's teardown after the kernel's last count is in
+	 * rusage, not in the counters.
+	 */
 	if (pipe(ctl))
 		return;
 	pid = fork();
 	if (pid == 0) {
-		child_burns(100);
+		child_burns(200);
 		write(ctl[1], "x", 1);
 		read(go[0], &c, 1);
 		_exit(0);
@@ -390,7 +394,10 @@ static void test_accumulated(void)
 		ru = rusage_ns(&r);
 	}
 	inh = value(3, PMC_INFO_ACCUMULATED_COUNTER_VALUE) - acc;
-	check(rel(inh, ru) > -0.02 && rel(inh, ru) < 0.02,
+	/* Two exits, each with its teardown after the last count (2 ms
+	 * apiece seen with ASan): 2 %, or 4 ms short. */
+	check((rel(inh, ru) > -0.02 || ru - inh < 4000000) &&
+		      rel(inh, ru) < 0.02,
 	      "accumulated_grandchild",
 	      "child and grandchild: %llu ns, rusage %llu (%+.3f%%)",
 	      (unsigned long long)inh, (unsigned long long)ru,
