@@ -34,6 +34,9 @@ struct interval_info {
 	uint64_t end_realtime_ns; /* the interval's end, wall clock */
 	uint64_t length_ns; /* its real length */
 	const char *host;
+	/* Intervals the file output has lost so far, for the sinks that
+	 * report it beside their own rows (Prometheus). */
+	uint64_t intervals_lost;
 };
 
 struct sink;
