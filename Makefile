@@ -63,7 +63,7 @@ DEPS_cmd := cmd pmc symbols rows maps identity sinks fds names common
 # Only these stages need external libraries.
 EXTLIBS_common := -lm
 EXTLIBS_names := -lpfm
-EXTLIBS_sinks := -lz
+EXTLIBS_sinks := -lz -lmicrohttpd -pthread
 EXTLIBS_maps := -lbpf -lelf -lz
 EXTLIBS_pmc := -pthread
 EXTLIBS_symbols := -lelf
@@ -82,6 +82,7 @@ STAGE_test_cgroups := identity
 STAGE_test_containers := identity
 STAGE_test_csv := sinks
 STAGE_test_publish := sinks
+STAGE_test_prom := sinks
 STAGE_test_rows := rows
 STAGE_test_rollup := rows
 STAGE_test_check := rows
