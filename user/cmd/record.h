@@ -35,6 +35,13 @@ struct record_env {
 	uint64_t max_disk; /* --max-disk BYTES of them */
 	long backlog; /* --backlog N intervals held while writes fail */
 	const char *user; /* --user NAME: drop to it after setup */
+	/* Prometheus (docs/prometheus.md); neither: no Prometheus sink. */
+	const char *listen; /* --listen [ADDR]:PORT */
+	const char *textfile; /* --textfile DIR */
+	unsigned prom_scopes; /* --prom-scopes, PROM_* */
+	bool prom_scopes_given;
+	long prom_expire; /* --prom-expire N intervals; 0: never */
+	bool prom_expire_given;
 	struct privilege_target target; /* --user, checked at parse time */
 };
 
