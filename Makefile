@@ -93,6 +93,7 @@ STAGE_test_descendants := pmc
 STAGE_export_cost := cmd
 STAGE_resolve_cost := identity
 STAGE_pmc_cost := pmc
+STAGE_prom_cost := sinks
 # Each fuzz target too (tests/fuzz/).
 STAGE_fuzz_events := names
 STAGE_fuzz_sysfs_pmu := names
