@@ -7,7 +7,9 @@ two renderings of the same series share whatever their label order:
 
 labels sorted by name, each value unescaped (the real bytes) and then
 written with Python's escapes (repr without quotes), so that a line never
-holds a raw tab or newline. Comment lines are skipped. A line that is not
+holds a raw tab or newline; labels with an empty value are left out, as
+Prometheus reads them as absent (node_exporter gives every series of a
+family the same label names, empty where a series has none). Comment lines are skipped. A line that is not
 a valid sample exits 2 with the line number: a strict reader, on purpose.
 """
 import re
@@ -47,7 +49,8 @@ def parse(n, line):
                     i += 1
             if key in labels:
                 fail(n, line, "label twice")
-            labels[key] = bytes(val)
+            if val:
+                labels[key] = bytes(val)
             i += 1
             if line[i] == ",":
                 i += 1
