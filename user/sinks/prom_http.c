@@ -74,7 +74,7 @@ int prom_http__parse(const char *spec, struct sockaddr_storage *ss,
 bad:
 	return error__set(
 		err, EINVAL,
-		"invalid '--listen %s': want [ADDR]:PORT with a numeric address, e.g. 127.0.0.1:9464, 0.0.0.0:9464, [::1]:9464 or :9464",
+		"invalid '--listen %s': want [ADDR]:PORT with a numeric address, e.g. 127.0.0.1:9467, 0.0.0.0:9467, [::1]:9467 or :9467",
 		spec);
 }
 

@@ -23,8 +23,8 @@
 #define PROM_DEFAULT_ADDR "127.0.0.1"
 
 /*
- * "[ADDR]:PORT": "127.0.0.1:9464", "0.0.0.0:9464", "[::1]:9464", or
- * ":9464" for the loopback; numeric addresses only (nothing is looked
+ * "[ADDR]:PORT": "127.0.0.1:9467", "0.0.0.0:9467", "[::1]:9467", or
+ * ":9467" for the loopback; numeric addresses only (nothing is looked
  * up), port 0 for any free one.
  */
 int prom_http__parse(const char *spec, struct sockaddr_storage *ss,
@@ -32,7 +32,7 @@ int prom_http__parse(const char *spec, struct sockaddr_storage *ss,
 /* Parses, binds and listens, before anything else runs: a taken port
  * is refused at start. */
 int prom_http__bind(const char *spec, int *fd, struct error *err);
-/* "127.0.0.1:9464", the address fd is bound to (the port 0 chose). */
+/* "127.0.0.1:9467", the address fd is bound to (the port 0 chose). */
 void prom_http__describe(int fd, char *buf, size_t len);
 
 struct prom_http;
