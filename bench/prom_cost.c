@@ -3,7 +3,7 @@
  * prom_cost N: what one Prometheus scrape of N series costs bpmc in CPU,
  * beside what the CSV sink costs for the same interval's rows. The rows
  * are N cgroups of a Kubernetes node (systemd driver paths, container
- * and pod labels: 360-odd bytes a series), one event each; every round
+ * and pod labels: about 400 bytes a series), one event each; every round
  * changes every count, as a busy host does.
  *
  * A round, timed on this process's CPU clock (all its threads, so the
