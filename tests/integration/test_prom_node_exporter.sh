@@ -5,7 +5,10 @@
 # cgroup counter at a value between the file's before and after, with no
 # textfile error. The file is replaced whole (a reader that reads it 300
 # times while bpmc rewrites it four times a second never sees a part of
-# one), and goes when bpmc stops.
+# one), and goes when bpmc stops. The burner's cgroup is shaped like a
+# Kubernetes container's: its container and pod series are exported (the
+# default --prom-scopes) while the CSV, --by cgroup,process by default,
+# gets no container or pod rows.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_root
@@ -13,7 +16,10 @@ need_packages curl:curl python3:python3 prometheus-node-exporter:prometheus-node
 SERIES="python3 $HELPERS_PY/prom_series.py"
 
 REL=bpmc-test-$$
-mk_cgroup BURN "$REL/burn" || exit 1
+POD=3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b
+ID=$(printf '%064x' 42)
+CGP="$REL/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD//-/_}.slice/cri-containerd-$ID.scope"
+mk_cgroup BURN "$CGP" || exit 1
 TF=$TMP/textfile
 mkdir "$TF" || exit 1
 start_record "$TMP/log" -e cpu-clock,page-faults -I 250 -d 30 -o "$TMP/out.csv" --textfile "$TF" || exit 1
@@ -58,7 +64,7 @@ else
 	echo "  node_exporter serves all $total bpmc series of bpmc.prom"
 fi
 # The burner's counter, in order: file, node_exporter, file.
-key=$(printf 'bpmc_events_total\tcgroup=/%s/burn\tevent=cpu-clock\tscope=cgroup' "$REL")
+key=$(printf 'bpmc_events_total\tcgroup=/%s\tcontainer=containerd://%s\tevent=cpu-clock\tpod=%s\tscope=cgroup' "$CGP" "$ID" "$POD")
 b=$(awk -F '\t' -v k="$key" '{ v = $NF; NF--; if ($0 == k) print v }' OFS='\t' "$TMP/before")
 n=$(awk -F '\t' -v k="$key" '{ v = $NF; NF--; if ($0 == k) print v }' OFS='\t' "$TMP/ne")
 a=$(awk -F '\t' -v k="$key" '{ v = $NF; NF--; if ($0 == k) print v }' OFS='\t' "$TMP/after")
@@ -66,7 +72,17 @@ echo "  the burner's cpu-clock: file $b, node_exporter $n, file again $a"
 awk -v b="$b" -v n="$n" -v a="$a" 'BEGIN { exit !(b != "" && b > 0 && b + 0 <= n + 0 && n + 0 <= a + 0) }' ||
 	fail "node_exporter's value is not between the file's"
 
+for scope in container pod; do
+	grep -q "^bpmc_events_total	.*pod=$POD	scope=$scope	" "$TMP/before" ||
+		fail "no $scope series for the burner's pod in bpmc.prom"
+done
+
 kill -TERM "$RECORD_PID" && wait "$RECORD_PID" || fail "bpmc record did not stop cleanly: $(cat "$TMP/log")"
+n=$(csv_awk '$col("scope") == "container" || $col("scope") == "pod" { n++ } END { print n + 0 }' "$TMP/out.csv")
+[ "$n" = 0 ] || fail "the CSV has $n container and pod rows without --by container"
+n=$(csv_awk -v c="/$CGP" '$col("scope") == "cgroup" && $col("cgroup") == c { n++ } END { print n + 0 }' "$TMP/out.csv")
+[ "$n" -gt 0 ] || fail "the CSV has no rows of the burner's cgroup"
+echo "  container and pod series exported; the CSV has $n rows of the burner's cgroup and none of scope container or pod"
 left=$(ls -A "$TF")
 [ -z "$left" ] || fail "bpmc left files in the textfile directory: $left"
 pass_or_fail
