@@ -147,7 +147,8 @@ const struct cmd_spec record_spec = {
 	.name = "record",
 	.summary =
 		"Count events system-wide, attributed to cgroups, processes and threads,\n"
-		"into long-form CSV (docs/csv-schema.md), one block of rows per interval.",
+		"into long-form CSV (docs/csv-schema.md), one block of rows per interval;\n"
+		"with --listen or --textfile, also counters for Prometheus (docs/prometheus.md).",
 	.options = record_options,
 	.examples =
 		"bpmc record                                  # defaults, until Ctrl-C\n"
@@ -156,7 +157,7 @@ const struct cmd_spec record_spec = {
 		"bpmc record --mode exact --check -d 10       # exact counts, conservation checked\n"
 		"bpmc record --by cgroup,container -G /kubepods.slice --rollup=2\n"
 		"bpmc record -o '/var/lib/bpmc/%h-%Y%m%dT%H%M%SZ.csv.gz' --rotate 1h --keep 168\n"
-		"bpmc record --listen :9467 -o /dev/null     # Prometheus scrapes 127.0.0.1:9467\n"
+		"bpmc record --listen :9467 -o /dev/null      # Prometheus scrapes 127.0.0.1:9467\n"
 		"bpmc record --textfile /var/lib/prometheus/node-exporter -o /dev/null",
 };
 
