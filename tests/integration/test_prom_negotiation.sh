@@ -5,7 +5,8 @@
 # values in every form of one snapshot, the q-values honoured; HEAD, 405 and 404. Stuck clients (40 that send a request and
 # never read, from one address) get at most 8 connections, no thread and
 # no memory to speak of, and are closed after the timeout, after which
-# scrapes go on. Bad --listen, --textfile and --prom-* input is refused
+# scrapes go on. Under --user, the server's thread holds no privilege
+# either. Bad --listen, --textfile and --prom-* input is refused
 # in one line, exit 2, no file.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
@@ -138,6 +139,24 @@ for s in socks:
 sys.exit(bad)
 PY
 [ "$(code "http://127.0.0.1:$BPMC_PORT/metrics")" = 200 ] || fail "no scrape after the stuck clients"
+
+# --user: the server's thread starts after the drop, so it holds
+# nothing either.
+chmod 0777 "$TMP"
+"$BPMC" record -e cpu-clock -d 3 -o "$TMP/user.csv" --listen 127.0.0.1:0 --user nobody 2>"$TMP/user.log" &
+USER_PID=$!
+PIDS+=("$USER_PID")
+wait_recording "$TMP/user.log" "$USER_PID" || fail "record --user nobody --listen did not start"
+threads=0
+for t in /proc/"$USER_PID"/task/*; do
+	threads=$((threads + 1))
+	awk '/^Uid:/ { u = $2 } /^CapEff:/ { c = $2 } /^CapPrm:/ { p = $2 }
+		END { exit !(u == 65534 && c == "0000000000000000" && p == "0000000000000000") }' "$t/status" ||
+		fail "thread ${t##*/} of bpmc --user nobody: $(grep -E '^(Uid|CapEff|CapPrm)' "$t/status" | tr '\n' ' ')"
+done
+[ "$threads" -ge 2 ] && echo "  --user nobody: $threads threads, all uid 65534 without capabilities" ||
+	fail "bpmc --user nobody --listen has $threads threads"
+wait "$USER_PID" || fail "record --user nobody --listen failed: $(cat "$TMP/user.log")"
 
 # Refusals: one line naming the culprit, exit 2, no file.
 refused() {
