@@ -81,21 +81,6 @@ static void say(struct prom_sink *p, bool warning, const char *fmt, ...)
 	p->sink->notice(p->sink->notice_ctx, warning, msg);
 }
 
-static uint64_t hash_labels(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, v;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&v, s, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	v = 0;
-	memcpy(&v, s, n);
-	h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
-	return h ^ h >> 29;
-}
-
 static void put_label(struct strbuf *b, const char *name, const char *value)
 {
 	strbuf__putc(b, ',');
@@ -142,76 +127,6 @@ static int format_labels(struct prom_sink *p, const struct row *r)
 	if (r->comm && *r->comm)
 		put_label(&b, "comm", r->comm);
 	return b.truncated ? -ENOSPC : (int)b.len;
-}
-
-static int grow(struct prom_state *st)
-{
-	size_t n = st->nr_buckets ? st->nr_buckets * 2 : 1024;
-	struct prom_key **b = calloc(n, sizeof(*b)), *k;
-
-	if (!b)
-		return -ENOMEM;
-	for (k = st->first; k; k = k->after) {
-		k->next = b[k->hash & (n - 1)];
-		b[k->hash & (n - 1)] = k;
-	}
-	free(st->buckets);
-	st->buckets = b;
-	st->nr_buckets = n;
-	return 0;
-}
-
-/* The key with these labels, made (last in the order) if new. */
-static struct prom_key *key_get(struct prom_state *st, const char *labels,
-				size_t len, bool system)
-{
-	uint64_t h = hash_labels(labels, len);
-	size_t evsz = st->nr_events * sizeof(uint64_t);
-	struct prom_key *k;
-
-	for (k = st->nr_buckets ? st->buckets[h & (st->nr_buckets - 1)] : NULL;
-	     k; k = k->next)
-		if (k->hash == h && k->len == len &&
-		    !memcmp(prom_key__labels(k, st->nr_events), labels, len))
-			return k;
-	if (st->nr_keys >= st->nr_buckets && grow(st))
-		return NULL;
-	k = calloc(1, sizeof(*k) + evsz + len + 1);
-	if (!k)
-		return NULL;
-	k->hash = h;
-	k->len = len;
-	k->system = system;
-	memcpy((char *)(k->count + st->nr_events), labels, len);
-	k->next = st->buckets[h & (st->nr_buckets - 1)];
-	st->buckets[h & (st->nr_buckets - 1)] = k;
-	k->prev = st->last;
-	if (st->last)
-		st->last->after = k;
-	else
-		st->first = k;
-	st->last = k;
-	st->nr_keys++;
-	return k;
-}
-
-static void key_remove(struct prom_state *st, struct prom_key *k)
-{
-	struct prom_key **pp = &st->buckets[k->hash & (st->nr_buckets - 1)];
-
-	while (*pp != k)
-		pp = &(*pp)->next;
-	*pp = k->next;
-	if (k->prev)
-		k->prev->after = k->after;
-	else
-		st->first = k->after;
-	if (k->after)
-		k->after->prev = k->prev;
-	else
-		st->last = k->prev;
-	st->nr_keys--;
-	free(k);
 }
 
 /* The self rows: what bpmc cost, as deltas (peak_rss_bytes a gauge). */
@@ -282,7 +197,7 @@ static int prom_write_row(struct sink *s, const struct row *r)
 			&s->error, len,
 			"the labels of a %s row of cgroup '%.256s' do not fit %d bytes",
 			r->scope, r->cgroup ? r->cgroup : "", LABELS_MAX);
-	k = key_get(st, p->labels, len, bit == PROM_SYSTEM);
+	k = prom_keys__get(st, p->labels, len, bit == PROM_SYSTEM);
 	if (!k)
 		return error__set(&s->error, ENOMEM,
 				  "out of memory for the Prometheus series");
@@ -304,7 +219,7 @@ static void expire(struct prom_sink *p)
 		after = k->after;
 		if (!k->system &&
 		    st->intervals - k->last >= (uint64_t)p->cfg.expire) {
-			key_remove(st, k);
+			prom_keys__remove(st, k);
 			st->expired++;
 		}
 	}
@@ -364,19 +279,14 @@ static int prom_end_interval(struct sink *s)
 static int prom_close(struct sink *s)
 {
 	struct prom_sink *p = s->priv;
-	struct prom_key *k, *after;
 
 	if (!p)
 		return 0;
 	if (p->cfg.textfile_dir)
 		textfile__remove(p->cfg.textfile_dir, PROM_TEXTFILE_NAME);
-	for (k = p->st.first; k; k = after) {
-		after = k->after;
-		free(k);
-	}
+	prom_keys__free(&p->st);
 	for (int e = 0; e < p->st.nr_events; e++)
 		free(p->st.event_label[e]);
-	free(p->st.buckets);
 	free(p);
 	s->priv = NULL;
 	return 0;

@@ -58,6 +58,13 @@ struct prom_state {
 	size_t series; /* bpmc_events_total series last rendered */
 };
 
+/* The key with these labels, made (last in the order) if new; NULL: no
+ * memory. */
+struct prom_key *prom_keys__get(struct prom_state *st, const char *labels,
+				size_t len, bool system);
+void prom_keys__remove(struct prom_state *st, struct prom_key *k);
+void prom_keys__free(struct prom_state *st);
+
 /*
  * The exposition of st, in the text format, as a new snapshot; hint is
  * the last one's size, so that the buffer is allocated once.
