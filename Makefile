@@ -63,7 +63,7 @@ DEPS_cmd := cmd pmc symbols rows maps identity sinks fds names common
 # Only these stages need external libraries.
 EXTLIBS_common := -lm
 EXTLIBS_names := -lpfm
-EXTLIBS_sinks := -lz -lmicrohttpd -pthread
+EXTLIBS_sinks := -lz -lisal -lmicrohttpd -pthread
 EXTLIBS_maps := -lbpf -lelf -lz
 EXTLIBS_pmc := -pthread
 EXTLIBS_symbols := -lelf

