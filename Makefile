@@ -63,7 +63,7 @@ DEPS_cmd := cmd pmc symbols rows maps identity sinks fds names common
 # Only these stages need external libraries.
 EXTLIBS_common := -lm
 EXTLIBS_names := -lpfm
-EXTLIBS_sinks := -lz
+EXTLIBS_sinks := -lz -lisal -lmicrohttpd -pthread
 EXTLIBS_maps := -lbpf -lelf -lz
 EXTLIBS_pmc := -pthread
 EXTLIBS_symbols := -lelf
@@ -86,6 +86,7 @@ STAGE_test_containers := identity
 STAGE_test_kube := identity
 STAGE_test_csv := sinks
 STAGE_test_publish := sinks
+STAGE_test_prom := sinks
 STAGE_test_rows := rows
 STAGE_test_rollup := rows
 STAGE_test_check := rows
@@ -96,6 +97,7 @@ STAGE_test_descendants := pmc
 STAGE_export_cost := cmd
 STAGE_resolve_cost := identity
 STAGE_pmc_cost := pmc
+STAGE_prom_cost := sinks
 # Each fuzz target too (tests/fuzz/).
 STAGE_fuzz_events := names
 STAGE_fuzz_sysfs_pmu := names

@@ -186,6 +186,20 @@ int privilege_prepare(const char *name, const char *output,
 	return 0;
 }
 
+int privilege_check_dir(const struct privilege_target *t, const char *dir,
+			const char *option, struct error *err)
+{
+	int rc = user_may_create_in(t, dir);
+
+	if (rc)
+		return error__set(
+			err, rc,
+			"'--user %s' (uid %u, gid %u) cannot create files in '%s %s': %s",
+			t->name, (unsigned)t->uid, (unsigned)t->gid, option,
+			dir, strerror(-rc));
+	return 0;
+}
+
 static int parse_int_fd(const char *s, int *fd)
 {
 	long v;

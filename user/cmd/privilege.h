@@ -40,6 +40,13 @@ int privilege_prepare(const char *name, const char *output,
 		      struct privilege_target *target, struct error *err);
 
 /*
+ * After privilege_prepare(): the user may create files in dir, which
+ * option (e.g. "--textfile") names; -EACCES..., with err naming it.
+ */
+int privilege_check_dir(const struct privilege_target *target, const char *dir,
+			const char *option, struct error *err);
+
+/*
  * Gives target the output files held open in its output directory, then
  * becomes target for good: no supplementary groups, the bounding set
  * emptied where CAP_SETPCAP allows, no-new-privs, not dumpable, and

@@ -22,6 +22,7 @@
 #include "rows/drain.h"
 #include "rows/self.h"
 #include "cmd/record_meta.h"
+#include "cmd/record_outputs.h"
 #include "sinks/csv_sink.h"
 
 struct record {
@@ -35,7 +36,7 @@ struct record {
 	struct counters counters;
 	struct collector *collector;
 	struct interval_data data;
-	struct sink sink;
+	struct record_outputs out;
 	char host[256];
 	char path[4096];
 	struct record_meta meta;
@@ -75,44 +76,6 @@ static void on_signal(int sig)
 		rotate_requested = 1;
 	else
 		stop_requested = 1;
-}
-
-/* The sink's news: repairs and write trouble are warnings. */
-static void on_notice(void *ctx, bool warning, const char *msg)
-{
-	if (warning)
-		p_warn("%s", msg);
-	else
-		p_info("%s", msg);
-}
-
-/* Checks the output, repairs what a killed run left there; no file yet. */
-static int open_sink(struct record *r)
-{
-	struct csv_config cfg = {
-		.path = r->path,
-		.host = r->host,
-		.rotate_s = r->env.rotate_s,
-		.rotate_bytes = r->env.rotate_bytes,
-		.keep = r->env.keep,
-		.max_disk = r->env.max_disk,
-		.backlog = r->env.backlog,
-		.start_ns = clock_ns(CLOCK_REALTIME),
-	};
-
-	r->sink.notice = on_notice;
-	if (csv_sink__new(&r->sink, &cfg))
-		return cmd_refuse(&record_spec, "%s", r->sink.error.msg);
-	if (csv_sink__is_stream(&r->sink) &&
-	    (r->env.rotate_s || r->env.rotate_bytes || r->env.keep ||
-	     r->env.max_disk)) {
-		r->sink.ops->close(&r->sink);
-		return cmd_refuse(
-			&record_spec,
-			"'-o %s' streams: --rotate, --keep and --max-disk need files",
-			r->path);
-	}
-	return 0;
 }
 
 static void check_throttling(struct record *r)
@@ -378,7 +341,9 @@ static int write_interval(struct record *r)
 		.host = r->host,
 		.events = r->support,
 		.nr_events = r->asked.nr,
+		.intervals_lost = record_outputs__intervals_lost(&r->out),
 	};
+	struct sink *sink = r->out.rows;
 	struct counter_totals totals;
 	struct drain_sums sums;
 	bool online[BPMC_MAX_CPUS];
@@ -405,20 +370,20 @@ static int write_interval(struct record *r)
 	kube__new_interval(r->kube, cut);
 	collector__take_new_cgroups(r->collector, learn_cgroup, r->cgroups);
 	check_root_only(r);
-	err = r->sink.ops->begin_interval(&r->sink, &info);
+	err = sink->ops->begin_interval(sink, &info);
 	if (!err)
 		err = drain__write_rows(&r->data, &r->rows, &r->events, &totals,
-					&r->sink, &sums);
+					sink, &sums);
 	if (!err)
 		err = self__write_rows(&r->self, r->collector,
 				       r->data.drops[BPMC_DROP_MAP_FULL] +
 					       r->data.drops[BPMC_DROP_RACE],
-				       &r->sink);
+				       sink);
 	if (!err)
-		err = r->sink.ops->end_interval(&r->sink);
+		err = sink->ops->end_interval(sink);
 	if (err)
-		p_err("%s", r->sink.error.msg[0] ? r->sink.error.msg :
-						   strerror(-err));
+		p_err("%s",
+		      sink->error.msg[0] ? sink->error.msg : strerror(-err));
 	else
 		check__interval(&r->check, &sums, r->env.scopes, r->events.nr);
 	return err;
@@ -450,8 +415,8 @@ static int record_loop(struct record *r)
 		if (rotate_requested) {
 			/* SIGHUP: the file holds whole intervals; it goes now. */
 			rotate_requested = 0;
-			if (r->sink.ops->rotate)
-				r->sink.ops->rotate(&r->sink);
+			if (r->out.rows->ops->rotate)
+				r->out.rows->ops->rotate(r->out.rows);
 		}
 		if (now < next && now < deadline && !stop_requested)
 			continue; /* woken by a signal, not a boundary */
@@ -587,8 +552,9 @@ static int record_setup(struct record *r)
 	err = drop_unsupported(r, &copts);
 	if (err)
 		return err;
-	bopts->key_tgid = r->env.scopes & (SCOPE_PROCESS | SCOPE_THREAD);
-	bopts->key_tid = r->env.scopes & SCOPE_THREAD;
+	/* The rows' scopes: Prometheus may want more than --by. */
+	bopts->key_tgid = r->rows.scopes & (SCOPE_PROCESS | SCOPE_THREAD);
+	bopts->key_tid = r->rows.scopes & SCOPE_THREAD;
 	bopts->max_keys = r->env.max_keys;
 	bopts->nr_events = r->events.nr;
 	bopts->exact = r->env.exact;
@@ -649,8 +615,8 @@ static int record_setup(struct record *r)
 	self__init(&r->self, r->collector, r->support, r->asked.nr);
 	record_meta__build(&r->meta, &r->env, &r->asked, &r->events, r->support,
 			   r->host);
-	csv_sink__set_meta(&r->sink, r->meta.rows, r->meta.nr);
-	return 0;
+	csv_sink__set_meta(&r->out.csv, r->meta.rows, r->meta.nr);
+	return record_outputs__setup(&r->out, &r->env, &r->events);
 }
 
 static int choose_events(struct record *r)
@@ -691,6 +657,8 @@ int cmd_record(int argc, char **argv)
 			.scopes = SCOPE_CGROUP | SCOPE_PROCESS,
 			.tolerance_pct = 0.1,
 			.rollup_depth = -1,
+			.prom_scopes = PROM_SCOPES_DEFAULT,
+			.prom_expire = 300,
 		},
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -701,7 +669,7 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		return cmd_exit_status(err);
 	r.check.tolerance_pct = r.env.tolerance_pct;
-	r.rows.scopes = r.env.scopes;
+	r.rows.scopes = record_outputs__row_scopes(&r.env);
 	r.rows.rollup_depth = r.env.rollup_depth;
 	if (!record_has_capabilities(missing, sizeof(missing))) {
 		p_err("record needs root, or %s (this process lacks them)",
@@ -712,10 +680,10 @@ int cmd_record(int argc, char **argv)
 	snprintf(r.path, sizeof(r.path), "%s",
 		 r.env.output ? r.env.output : "bpmc-%h-%Y%m%dT%H%M%SZ.csv");
 	/* Before the events: a refusal must come before any other word. */
-	if (open_sink(&r))
+	if (record_outputs__open(&r.out, &r.env, r.path, r.host))
 		return EXIT_USAGE;
 	if (identity_setup(&r) || choose_events(&r)) {
-		r.sink.ops->close(&r.sink);
+		record_outputs__close(&r.out);
 		events__free(r.names);
 		cgroups__free(r.cgroups);
 		kube__free(r.kube);
@@ -745,6 +713,8 @@ int cmd_record(int argc, char **argv)
 	/* Everything that needs privilege is open: give it up. */
 	if (r.env.user && privilege_drop_and_say(&r.env.target, r.collector))
 		goto cleanup;
+	if (record_outputs__serve(&r.out))
+		goto cleanup;
 	if (strcmp(r.path, "-"))
 		p_info("recording %d event(s) on %d CPU(s) into '%s'",
 		       r.events.nr, cpus_possible(), r.path);
@@ -767,10 +737,8 @@ cleanup:
 		counters__disable(&r.counters);
 	collector__destroy(r.collector);
 	counters__close(&r.counters);
-	if (r.sink.priv && r.sink.ops->close(&r.sink)) {
-		p_err("%s", r.sink.error.msg);
+	if (!record_outputs__close(&r.out))
 		ret = 1;
-	}
 	interval_data__free(&r.data);
 	events__free(r.names);
 	if (verbose && r.cgroups)

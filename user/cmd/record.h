@@ -39,6 +39,13 @@ struct record_env {
 	/* The kubelet's log trees (identity/kube.h); NULL: the defaults. */
 	const char *kube_pods_dir; /* --kube-pods-dir */
 	const char *kube_containers_dir; /* --kube-containers-dir */
+	/* Prometheus (docs/prometheus.md); neither: no Prometheus sink. */
+	const char *listen; /* --listen [ADDR]:PORT */
+	const char *textfile; /* --textfile DIR */
+	unsigned prom_scopes; /* --prom-scopes, PROM_* */
+	bool prom_scopes_given;
+	long prom_expire; /* --prom-expire N intervals; 0: never */
+	bool prom_expire_given;
 	struct privilege_target target; /* --user, checked at parse time */
 };
 

@@ -13,6 +13,8 @@
 #include "cmd/record.h"
 #include "common/scope.h"
 #include "common/util.h"
+#include "sinks/prom.h"
+#include "sinks/prom_http.h"
 
 /* Seconds with at most 3 decimals, up to 100 years: "2", "1.5", "0.25". */
 static int parse_seconds_ms(const char *s, uint64_t *ms)
@@ -83,6 +85,10 @@ enum {
 	OPT_BEST_EFFORT,
 	OPT_KUBE_PODS_DIR,
 	OPT_KUBE_CONTAINERS_DIR,
+	OPT_LISTEN,
+	OPT_TEXTFILE,
+	OPT_PROM_SCOPES,
+	OPT_PROM_EXPIRE,
 };
 
 static const struct cmd_option record_options[] = {
@@ -126,6 +132,19 @@ static const struct cmd_option record_options[] = {
 	  "DIR",
 	  "the kubelet's container log links, for container\n"
 	  "names (default /var/log/containers)" },
+	{ "listen", OPT_LISTEN, required_argument, "[ADDR]:PORT",
+	  "serve GET /metrics to Prometheus there (ADDR is\n"
+	  "127.0.0.1 unless given: 0.0.0.0:PORT exposes it)" },
+	{ "textfile", OPT_TEXTFILE, required_argument, "DIR",
+	  "replace DIR/bpmc.prom every interval, for\n"
+	  "node_exporter's textfile collector" },
+	{ "prom-scopes", OPT_PROM_SCOPES, required_argument, "SCOPES",
+	  "scopes exported to Prometheus, from system,cgroup,\n"
+	  "container,pod,process,thread (default\n"
+	  "system,cgroup,container,pod)" },
+	{ "prom-expire", OPT_PROM_EXPIRE, required_argument, "N",
+	  "a key without counts for N intervals leaves the\n"
+	  "exposition (default 300; 0: never)" },
 	{ "period", 'c', required_argument, "N", "sample every N events" },
 	{ "freq", 'F', required_argument, "HZ",
 	  "sample HZ times a second per CPU (default 997:\n"
@@ -153,7 +172,8 @@ const struct cmd_spec record_spec = {
 	.name = "record",
 	.summary =
 		"Count events system-wide, attributed to cgroups, processes and threads,\n"
-		"into long-form CSV (docs/csv-schema.md), one block of rows per interval.",
+		"into long-form CSV (docs/csv-schema.md), one block of rows per interval;\n"
+		"with --listen or --textfile, also counters for Prometheus (docs/prometheus.md).",
 	.options = record_options,
 	.examples =
 		"bpmc record                                  # defaults, until Ctrl-C\n"
@@ -162,7 +182,9 @@ const struct cmd_spec record_spec = {
 		"bpmc record --mode exact --check -d 10       # exact counts, conservation checked\n"
 		"bpmc record --by cgroup,container -G /kubepods.slice --rollup=2\n"
 		"bpmc record --best-effort -e cycles,instructions,cpu-clock  # one line for a mixed fleet\n"
-		"bpmc record -o '/var/lib/bpmc/%h-%Y%m%dT%H%M%SZ.csv.gz' --rotate 1h --keep 168",
+		"bpmc record -o '/var/lib/bpmc/%h-%Y%m%dT%H%M%SZ.csv.gz' --rotate 1h --keep 168\n"
+		"bpmc record --listen :9467 -o /dev/null      # Prometheus scrapes 127.0.0.1:9467\n"
+		"bpmc record --textfile /var/lib/prometheus/node-exporter -o /dev/null",
 };
 
 /* "1h", "256M" or "1h,256M": a duration, a size, or one of each. */
@@ -336,6 +358,32 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		else
 			env->kube_containers_dir = arg;
 		return 0;
+	case OPT_LISTEN: {
+		struct sockaddr_storage ss;
+		socklen_t len;
+
+		env->listen = arg;
+		return prom_http__parse(arg, &ss, &len, err);
+	}
+	case OPT_TEXTFILE:
+		env->textfile = arg;
+		return 0;
+	case OPT_PROM_SCOPES:
+		env->prom_scopes_given = true;
+		if (prom_scopes_parse(arg, &env->prom_scopes, bad, sizeof(bad)))
+			return error__set(
+				err, EINVAL,
+				"invalid scope '%s' in --prom-scopes: want system, cgroup, container, pod, process or thread",
+				bad);
+		return 0;
+	case OPT_PROM_EXPIRE:
+		env->prom_expire_given = true;
+		if (parse_long(arg, 0, 1000000000, &env->prom_expire))
+			return error__set(
+				err, EINVAL,
+				"invalid '--prom-expire %s': want 0 (never) to 1000000000 intervals",
+				arg);
+		return 0;
 	case 'v':
 		verbose = true;
 		return 0;
@@ -367,9 +415,18 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 			&record_spec,
 			"'%s' has no meaning with --mode exact: it counts, it does not sample",
 			env->period ? "-c" : "-F");
+	else if ((env->prom_scopes_given || env->prom_expire_given) &&
+		 !env->listen && !env->textfile)
+		cmd_refuse(&record_spec, "'%s' needs --listen or --textfile",
+			   env->prom_scopes_given ? "--prom-scopes" :
+						    "--prom-expire");
 	else if (env->user &&
 		 privilege_prepare(env->user, env->output ? env->output : ".",
 				   &env->target, &error))
+		cmd_refuse(&record_spec, "%s", error.msg);
+	else if (env->user && env->textfile &&
+		 privilege_check_dir(&env->target, env->textfile, "--textfile",
+				     &error))
 		cmd_refuse(&record_spec, "%s", error.msg);
 	else
 		return 0;

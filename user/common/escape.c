@@ -59,6 +59,42 @@ void escape_text(struct strbuf *b, const char *s)
 	strbuf__put(b, (const char *)run, p - run);
 }
 
+void escape_prom_label(struct strbuf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *run = p;
+	size_t n;
+
+	while (*p) {
+		/* ASCII first: label values are mostly paths and names. */
+		if (*p < 0x80 && *p != '\\' && *p != '"' && *p != '\n') {
+			p++;
+			continue;
+		}
+		n = *p < 0x80 ? 0 : utf8_len(p);
+		if (n) {
+			p += n;
+			continue;
+		}
+		strbuf__put(b, (const char *)run, p - run);
+		if (*p == '\n') {
+			strbuf__put(b, "\\n", 2);
+		} else if (*p == '\\' || *p == '"') {
+			char esc[2] = { '\\', (char)*p };
+
+			strbuf__put(b, esc, sizeof(esc));
+		} else {
+			char esc[5] = { '\\', '\\', 'x', hex[*p >> 4],
+					hex[*p & 15] };
+
+			strbuf__put(b, esc, sizeof(esc));
+		}
+		run = ++p;
+	}
+	strbuf__put(b, (const char *)run, p - run);
+}
+
 static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')

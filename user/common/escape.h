@@ -23,4 +23,16 @@ void escape_text(struct strbuf *b, const char *s);
  */
 int unescape_text(const char *s, char *out, size_t len, size_t *n);
 
+/*
+ * A Prometheus label value (text format 0.0.4 and OpenMetrics 1.0), a
+ * different escaping from the one above: the value must read back as the
+ * real name, so valid UTF-8 passes as it is, control characters too, and
+ * only a backslash, a double quote and a line feed are escaped (\\, \",
+ * \n). Prometheus refuses a scrape with invalid UTF-8 in a label, so a
+ * byte that is not part of valid UTF-8 becomes the four characters \xHH
+ * of the value (written \\xHH), as in the CSV; unlike the CSV, this is not
+ * reversible when the name itself holds such text.
+ */
+void escape_prom_label(struct strbuf *b, const char *s);
+
 #endif

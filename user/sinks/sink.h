@@ -55,6 +55,9 @@ struct interval_info {
 	 * array all run long. */
 	const struct event_support *events;
 	size_t nr_events;
+	/* Intervals the file output has lost so far, for the sinks that
+	 * report it beside their own rows (Prometheus). */
+	uint64_t intervals_lost;
 };
 
 struct sink;

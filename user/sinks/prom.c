@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The Prometheus sink: rows into counters since start, expiry, output. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/escape.h"
+#include "common/strbuf.h"
+#include "common/util.h"
+#include "sinks/prom.h"
+#include "sinks/prom_state.h"
+#include "sinks/textfile.h"
+
+/* A label set at its longest: a 4000-byte path, every byte escaped. */
+#define LABELS_MAX 65536
+
+static const char *const scope_names[] = {
+	"system", "cgroup", "container", "pod", "process", "thread",
+};
+
+struct prom_sink {
+	struct prom_config cfg;
+	struct sink *sink;
+	struct prom_state st;
+	size_t last_len; /* the last exposition's size */
+	bool textfile_failing;
+	char labels[LABELS_MAX];
+};
+
+int prom_scopes_parse(const char *list, unsigned *mask, char *bad,
+		      size_t badlen)
+{
+	char copy[256], *tok, *save;
+	unsigned m = 0;
+	size_t i;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < ARRAY_SIZE(scope_names); i++)
+			if (!strcmp(tok, scope_names[i]))
+				break;
+		if (i == ARRAY_SIZE(scope_names)) {
+			snprintf(bad, badlen, "%s", tok);
+			return -EINVAL;
+		}
+		m |= 1u << i;
+	}
+	if (!m) {
+		snprintf(bad, badlen, "%s", list);
+		return -EINVAL;
+	}
+	*mask = m;
+	return 0;
+}
+
+/* The PROM_* bit of a row's scope; 0 for the scopes never exported. */
+static unsigned scope_bit(const char *scope)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(scope_names); i++)
+		if (!strcmp(scope, scope_names[i]))
+			return 1u << i;
+	return 0;
+}
+
+static void say(struct prom_sink *p, bool warning, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(struct prom_sink *p, bool warning, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (!p->sink->notice)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->sink->notice(p->sink->notice_ctx, warning, msg);
+}
+
+static void put_label(struct strbuf *b, const char *name, const char *value)
+{
+	strbuf__putc(b, ',');
+	strbuf__puts(b, name);
+	strbuf__put(b, "=\"", 2);
+	escape_prom_label(b, value);
+	strbuf__putc(b, '"');
+}
+
+static void put_label_u64(struct strbuf *b, const char *name, uint64_t v)
+{
+	strbuf__putc(b, ',');
+	strbuf__puts(b, name);
+	strbuf__put(b, "=\"", 2);
+	strbuf__put_u64(b, v);
+	strbuf__putc(b, '"');
+}
+
+/*
+ * The labels of a row but its event, in one order: scope, cgroup (its
+ * id where the path is unknown), container, pod, pid, tid, comm; empty
+ * ones are left out, as Prometheus reads an empty label as none.
+ */
+static int format_labels(struct prom_sink *p, const struct row *r)
+{
+	struct strbuf b;
+
+	strbuf__init(&b, p->labels, sizeof(p->labels), 0);
+	strbuf__put(&b, "scope=\"", 7);
+	strbuf__puts(&b, r->scope);
+	strbuf__putc(&b, '"');
+	if (r->cgroup && *r->cgroup)
+		put_label(&b, "cgroup", r->cgroup);
+	else if (r->cgroup_id)
+		put_label_u64(&b, "cgroup_id", r->cgroup_id);
+	if (r->container && *r->container)
+		put_label(&b, "container", r->container);
+	if (r->pod && *r->pod)
+		put_label(&b, "pod", r->pod);
+	if (r->pid >= 0)
+		put_label_u64(&b, "pid", r->pid);
+	if (r->tid >= 0)
+		put_label_u64(&b, "tid", r->tid);
+	if (r->comm && *r->comm)
+		put_label(&b, "comm", r->comm);
+	return b.truncated ? -ENOSPC : (int)b.len;
+}
+
+/* The self rows: what bpmc cost, as deltas (peak_rss_bytes a gauge). */
+static void add_self(struct prom_state *st, const struct row *r)
+{
+	struct prom_self *s = &st->self;
+
+	if (!strcmp(r->event, "bpf_run_time_ns")) {
+		s->bpf_ns += r->count;
+		s->bpf_runs += r->samples;
+	} else if (!strcmp(r->event, "cpu_user_ns")) {
+		s->user_ns += r->count;
+	} else if (!strcmp(r->event, "cpu_system_ns")) {
+		s->system_ns += r->count;
+	} else if (!strcmp(r->event, "samples_lost")) {
+		s->samples_lost += r->count;
+	} else if (!strcmp(r->event, "peak_rss_bytes") && r->value) {
+		parse_u64(r->value, &s->peak_rss);
+	}
+}
+
+static int event_index(const struct prom_state *st, const char *event)
+{
+	for (int e = 0; e < st->nr_events; e++)
+		if (st->event[e] == event)
+			return e;
+	for (int e = 0; e < st->nr_events; e++)
+		if (!strcmp(st->event[e], event))
+			return e;
+	return -1;
+}
+
+static int prom_begin_interval(struct sink *s, const struct interval_info *info)
+{
+	struct prom_sink *p = s->priv;
+
+	p->st.intervals++;
+	p->st.end_realtime_ns = info->end_realtime_ns;
+	p->st.intervals_lost = info->intervals_lost;
+	return 0;
+}
+
+static int prom_write_row(struct sink *s, const struct row *r)
+{
+	struct prom_sink *p = s->priv;
+	struct prom_state *st = &p->st;
+	unsigned bit;
+	struct prom_key *k;
+	int e, len;
+
+	if (!strcmp(r->scope, "self")) {
+		add_self(st, r);
+		return 0;
+	}
+	bit = scope_bit(r->scope);
+	e = r->no_count || !bit ? -1 : event_index(st, r->event);
+	if (e < 0)
+		return 0;
+	if (bit == PROM_SYSTEM && r->running_pct >= 0) {
+		st->running[e] = r->running_pct / 100;
+		st->has_running[e] = true;
+	}
+	if (!(p->cfg.scopes & bit) || (!r->count && bit != PROM_SYSTEM))
+		return 0;
+	len = format_labels(p, r);
+	if (len < 0)
+		return error__set(
+			&s->error, len,
+			"the labels of a %s row of cgroup '%.256s' do not fit %d bytes",
+			r->scope, r->cgroup ? r->cgroup : "", LABELS_MAX);
+	k = prom_keys__get(st, p->labels, len, bit == PROM_SYSTEM);
+	if (!k)
+		return error__set(&s->error, ENOMEM,
+				  "out of memory for the Prometheus series");
+	k->count[e] += r->count;
+	k->seen |= 1u << e;
+	k->last = st->intervals;
+	return 0;
+}
+
+/* Keys without counts for --prom-expire intervals leave the exposition. */
+static void expire(struct prom_sink *p)
+{
+	struct prom_state *st = &p->st;
+	struct prom_key *k, *after;
+
+	if (p->cfg.expire <= 0)
+		return;
+	for (k = st->first; k; k = after) {
+		after = k->after;
+		if (!k->system &&
+		    st->intervals - k->last >= (uint64_t)p->cfg.expire) {
+			prom_keys__remove(st, k);
+			st->expired++;
+		}
+	}
+}
+
+static void write_textfile(struct prom_sink *p, struct prom_snapshot *snap)
+{
+	struct error err = {};
+	const char *text;
+	size_t len;
+
+	text = prom_snapshot__text(snap, &len);
+	if (textfile__write(p->cfg.textfile_dir, PROM_TEXTFILE_NAME, text, len,
+			    &err)) {
+		if (!p->textfile_failing)
+			say(p, true, "%s; retried every interval", err.msg);
+		p->textfile_failing = true;
+		return;
+	}
+	if (p->textfile_failing)
+		say(p, true, "writing '%s/%s' again", p->cfg.textfile_dir,
+		    PROM_TEXTFILE_NAME);
+	p->textfile_failing = false;
+}
+
+/* Renders and hands the snapshot over: to the file, then the server. */
+static int publish(struct prom_sink *p)
+{
+	struct prom_snapshot *snap;
+	int err;
+
+	if (p->cfg.latest)
+		p->st.scrapes = prom_latest__scrapes(p->cfg.latest);
+	err = prom_render(&p->st, p->last_len, &snap);
+	if (err)
+		return error__set(
+			&p->sink->error, err,
+			"out of memory for the Prometheus exposition");
+	prom_snapshot__text(snap, &p->last_len);
+	if (p->cfg.textfile_dir)
+		write_textfile(p, snap);
+	if (p->cfg.latest)
+		prom_latest__publish(p->cfg.latest, snap);
+	else
+		prom_snapshot__put(snap);
+	return 0;
+}
+
+static int prom_end_interval(struct sink *s)
+{
+	struct prom_sink *p = s->priv;
+
+	expire(p);
+	return publish(p);
+}
+
+static int prom_close(struct sink *s)
+{
+	struct prom_sink *p = s->priv;
+
+	if (!p)
+		return 0;
+	if (p->cfg.textfile_dir)
+		textfile__remove(p->cfg.textfile_dir, PROM_TEXTFILE_NAME);
+	prom_keys__free(&p->st);
+	for (int e = 0; e < p->st.nr_events; e++)
+		free(p->st.event_label[e]);
+	free(p);
+	s->priv = NULL;
+	return 0;
+}
+
+size_t prom_sink__series(const struct sink *s)
+{
+	const struct prom_sink *p = s->priv;
+
+	return p ? p->st.series : 0;
+}
+
+static const struct sink_ops prom_sink_ops = {
+	.name = "prometheus",
+	.begin_interval = prom_begin_interval,
+	.write_row = prom_write_row,
+	.end_interval = prom_end_interval,
+	.close = prom_close,
+};
+
+static int escape_events(struct prom_sink *p)
+{
+	struct strbuf b;
+
+	for (int e = 0; e < p->st.nr_events; e++) {
+		p->st.event[e] = p->cfg.events[e];
+		strbuf__init(&b, p->labels, sizeof(p->labels), 0);
+		escape_prom_label(&b, p->cfg.events[e]);
+		p->st.event_label[e] = strdup(p->labels);
+		if (b.truncated || !p->st.event_label[e])
+			return -ENOMEM;
+		p->st.event_label_len[e] = b.len;
+	}
+	return 0;
+}
+
+int prom_sink__new(struct sink *s, const struct prom_config *cfg)
+{
+	struct prom_sink *p;
+	int err;
+
+	if (cfg->nr_events > PROM_MAX_EVENTS)
+		return error__set(
+			&s->error, E2BIG,
+			"the Prometheus sink takes at most %d events, not %d",
+			PROM_MAX_EVENTS, cfg->nr_events);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return error__set(&s->error, ENOMEM, "out of memory");
+	p->cfg = *cfg;
+	p->sink = s;
+	p->st.nr_events = cfg->nr_events;
+	s->ops = &prom_sink_ops;
+	s->priv = p;
+	err = escape_events(p);
+	if (err)
+		error__set(&s->error, err, "out of memory");
+	else
+		err = publish(p);
+	if (err) {
+		p->cfg.textfile_dir = NULL; /* none of ours is there */
+		prom_close(s);
+	}
+	return err;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The Prometheus sink: the rows of every interval added into counters
+ * that run since bpmc started, one series per (scope, key, event), and
+ * rendered once an interval into an immutable snapshot (prom_snapshot.h)
+ * for the HTTP side to serve, and into --textfile DIR/bpmc.prom. Metric
+ * names and labels: docs/prometheus.md.
+ */
+#ifndef BPMC_SINKS_PROM_H
+#define BPMC_SINKS_PROM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sinks/prom_snapshot.h"
+#include "sinks/sink.h"
+
+/* The scopes whose rows become bpmc_events_total series. */
+enum prom_scope {
+	PROM_SYSTEM = 1 << 0,
+	PROM_CGROUP = 1 << 1,
+	PROM_CONTAINER = 1 << 2,
+	PROM_POD = 1 << 3,
+	PROM_PROCESS = 1 << 4,
+	PROM_THREAD = 1 << 5,
+};
+
+#define PROM_SCOPES_DEFAULT \
+	(PROM_SYSTEM | PROM_CGROUP | PROM_CONTAINER | PROM_POD)
+#define PROM_MAX_EVENTS 32
+#define PROM_TEXTFILE_NAME "bpmc.prom"
+
+/*
+ * "system,cgroup,container,pod,process,thread" into a mask; -EINVAL
+ * with the first unknown word (or the list, when it names none) in bad.
+ */
+int prom_scopes_parse(const char *list, unsigned *mask, char *bad,
+		      size_t badlen);
+
+struct prom_config {
+	const char *const *events; /* the event names rows carry */
+	int nr_events;
+	unsigned scopes; /* PROM_* */
+	long expire; /* intervals without counts before a key goes; 0 never */
+	const char *textfile_dir; /* NULL: no textfile */
+	struct prom_latest *latest; /* where snapshots go; NULL: no server */
+};
+
+/*
+ * Publishes a first snapshot (no counts yet), so that a scrape before the
+ * first interval's end reads a valid exposition.
+ */
+int prom_sink__new(struct sink *s, const struct prom_config *cfg);
+/* Series of bpmc_events_total in the last exposition. */
+size_t prom_sink__series(const struct sink *s);
+
+#endif

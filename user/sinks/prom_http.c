@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "sinks/prom_format.h"
+#include "sinks/prom_http.h"
+
+struct prom_http {
+	struct MHD_Daemon *daemon;
+	struct prom_latest *latest;
+};
+
+static int parse_port(const char *s, uint16_t *port)
+{
+	long v;
+
+	if (parse_long(s, 0, 65535, &v))
+		return -EINVAL;
+	*port = v;
+	return 0;
+}
+
+int prom_http__parse(const char *spec, struct sockaddr_storage *ss,
+		     socklen_t *len, struct error *err)
+{
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	char addr[INET6_ADDRSTRLEN + 2] = PROM_DEFAULT_ADDR;
+	const char *colon, *port;
+	uint16_t p;
+
+	memset(ss, 0, sizeof(*ss));
+	if (spec[0] == '[') {
+		colon = strchr(spec, ']');
+		if (!colon || colon[1] != ':' ||
+		    (size_t)(colon - spec - 1) >= sizeof(addr))
+			goto bad;
+		snprintf(addr, sizeof(addr), "%.*s", (int)(colon - spec - 1),
+			 spec + 1);
+		port = colon + 2;
+	} else {
+		colon = strrchr(spec, ':');
+		if (!colon || memchr(spec, ':', colon - spec) ||
+		    (size_t)(colon - spec) >= sizeof(addr))
+			goto bad;
+		if (colon > spec)
+			snprintf(addr, sizeof(addr), "%.*s",
+				 (int)(colon - spec), spec);
+		port = colon + 1;
+	}
+	if (parse_port(port, &p))
+		goto bad;
+	if (spec[0] != '[' && inet_pton(AF_INET, addr, &in4->sin_addr) == 1) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons(p);
+		*len = sizeof(*in4);
+		return 0;
+	}
+	if (spec[0] == '[' && inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(p);
+		*len = sizeof(*in6);
+		return 0;
+	}
+bad:
+	return error__set(
+		err, EINVAL,
+		"invalid '--listen %s': want [ADDR]:PORT with a numeric address, e.g. 127.0.0.1:9467, 0.0.0.0:9467, [::1]:9467 or :9467",
+		spec);
+}
+
+int prom_http__bind(const char *spec, int *out, struct error *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, on = 1, ret;
+
+	ret = prom_http__parse(spec, &ss, &len, err);
+	if (ret)
+		return ret;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return error__set(err, errno, "cannot listen on '%s': %s", spec,
+				  strerror(errno));
+	/* A restarted bpmc takes its port back from TIME_WAIT at once. */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+		ret = -errno;
+		close(fd);
+		return error__set(err, ret, "cannot listen on '%s': %s", spec,
+				  strerror(-ret));
+	}
+	*out = fd;
+	return 0;
+}
+
+void prom_http__describe(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char addr[INET6_ADDRSTRLEN];
+	const void *a;
+	int port;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (ss.ss_family == AF_INET6) {
+		a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	} else {
+		a = &((struct sockaddr_in *)&ss)->sin_addr;
+		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	}
+	inet_ntop(ss.ss_family, a, addr, sizeof(addr));
+	snprintf(buf, len, ss.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", addr,
+		 port);
+}
+
+static enum MHD_Result reply_static(struct MHD_Connection *c, unsigned status,
+				    const char *body)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+		strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/plain; charset=utf-8");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static void release(void *snap)
+{
+	prom_snapshot__put(snap);
+}
+
+/* The latest snapshot in the negotiated form; the response holds it. */
+static enum MHD_Result reply_metrics(struct prom_http *h,
+				     struct MHD_Connection *c)
+{
+	enum prom_format f = prom_negotiate_format(
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept"));
+	bool gzip = prom_negotiate_gzip(MHD_lookup_connection_value(
+		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	struct prom_snapshot *snap = prom_latest__get(h->latest);
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	const char *data;
+	size_t len;
+
+	if (!snap || prom_snapshot__body(snap, f, gzip, &data, &len)) {
+		prom_snapshot__put(snap);
+		return reply_static(
+			c, MHD_HTTP_SERVICE_UNAVAILABLE,
+			"bpmc: no exposition to serve (out of memory)\n");
+	}
+	r = MHD_create_response_from_buffer_with_free_callback_cls(
+		len, (void *)data, release, snap);
+	if (!r) {
+		prom_snapshot__put(snap);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				f == PROM_OPENMETRICS ? PROM_OPENMETRICS_TYPE :
+							PROM_TEXT_TYPE);
+	if (gzip)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+					"gzip");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY,
+				"Accept, Accept-Encoding");
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	if (ret == MHD_YES)
+		prom_latest__count_scrape(h->latest);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **req)
+{
+	static int first_call;
+
+	if (!*req) {
+		/* Headers are in: answer on the next call, as MHD asks. */
+		*req = &first_call;
+		return MHD_YES;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				    "bpmc: only GET and HEAD\n");
+	if (*upload_size) /* a GET with a body: not worth reading */
+		return reply_static(c, MHD_HTTP_CONTENT_TOO_LARGE,
+				    "bpmc: a GET takes no body\n");
+	if (strcmp(url, "/metrics"))
+		return reply_static(c, MHD_HTTP_NOT_FOUND,
+				    "bpmc: the metrics are at /metrics\n");
+	return reply_metrics(cls, c);
+}
+
+int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
+		     struct error *err)
+{
+	struct prom_http *h = calloc(1, sizeof(*h));
+	sigset_t all, old;
+
+	if (!h) {
+		close(fd);
+		return error__set(err, ENOMEM, "out of memory");
+	}
+	h->latest = latest;
+	/* The thread inherits the mask: SIGINT and SIGTERM must wake the
+	 * interval loop's sleep, not land in the server's poll. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	h->daemon = MHD_start_daemon(
+		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, h,
+		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)PROM_HTTP_MAX_CONNECTIONS,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned)PROM_HTTP_MAX_PER_CLIENT,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROM_HTTP_TIMEOUT_S,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		(size_t)PROM_HTTP_MEMORY_LIMIT, MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!h->daemon) {
+		close(fd);
+		free(h);
+		return error__set(
+			err, EIO,
+			"cannot start the HTTP server (libmicrohttpd)");
+	}
+	*out = h;
+	return 0;
+}
+
+void prom_http__stop(struct prom_http *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->daemon);
+	free(h);
+}

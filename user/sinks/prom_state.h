@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the Prometheus sink: what prom.c accumulates from the rows and
+ * prom_render.c renders. Not for other modules.
+ */
+#ifndef BPMC_SINKS_PROM_STATE_H
+#define BPMC_SINKS_PROM_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sinks/prom.h"
+#include "sinks/prom_snapshot.h"
+
+/*
+ * One label set of bpmc_events_total, without its event: its series are
+ * one per event that has counted. Keyed by the escaped labels
+ * themselves, so that two keys that read the same (a cgroup removed and
+ * made again under its path) are one series, never a duplicate.
+ */
+struct prom_key {
+	struct prom_key *next; /* in its bucket */
+	struct prom_key *prev, *after; /* in the exposition's order */
+	uint64_t hash;
+	uint64_t last; /* the last interval it had counts in */
+	uint32_t seen; /* bit e: event e has counted */
+	uint32_t len; /* of the labels */
+	bool system; /* system keys never expire */
+	uint64_t count[]; /* one per event, then the labels and a NUL */
+};
+
+static inline const char *prom_key__labels(const struct prom_key *k,
+					   int nr_events)
+{
+	return (const char *)(k->count + nr_events);
+}
+
+/* The self rows' deltas, added up: bpmc's own cost since it started. */
+struct prom_self {
+	uint64_t bpf_ns, bpf_runs, user_ns, system_ns, samples_lost;
+	uint64_t peak_rss; /* a gauge */
+};
+
+struct prom_state {
+	int nr_events;
+	const char *event[PROM_MAX_EVENTS];
+	char *event_label[PROM_MAX_EVENTS]; /* escaped */
+	size_t event_label_len[PROM_MAX_EVENTS];
+	struct prom_key **buckets;
+	size_t nr_buckets, nr_keys;
+	struct prom_key *first, *last;
+	double running[PROM_MAX_EVENTS]; /* the system rows', 0 to 1 */
+	bool has_running[PROM_MAX_EVENTS];
+	struct prom_self self;
+	uint64_t intervals, intervals_lost, expired, scrapes;
+	uint64_t end_realtime_ns; /* of the last interval */
+	size_t series; /* bpmc_events_total series last rendered */
+};
+
+/* The key with these labels, made (last in the order) if new; NULL: no
+ * memory. */
+struct prom_key *prom_keys__get(struct prom_state *st, const char *labels,
+				size_t len, bool system);
+void prom_keys__remove(struct prom_state *st, struct prom_key *k);
+void prom_keys__free(struct prom_state *st);
+
+/*
+ * The exposition of st, in the text format, as a new snapshot; hint is
+ * the last one's size, so that the buffer is allocated once.
+ */
+int prom_render(struct prom_state *st, size_t hint, struct prom_snapshot **out);
+
+#endif

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sinks/textfile.h"
+
+int textfile__check_dir(const char *dir, struct error *err)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return error__set(err, errno, "cannot use '--textfile %s': %s",
+				  dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return error__set(err, ENOTDIR,
+				  "cannot use '--textfile %s': %s", dir,
+				  strerror(ENOTDIR));
+	if (access(dir, W_OK | X_OK))
+		return error__set(err, errno,
+				  "cannot create files in '--textfile %s': %s",
+				  dir, strerror(errno));
+	return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	ssize_t w;
+
+	while (len) {
+		w = write(fd, data, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		data += w;
+		len -= w;
+	}
+	return 0;
+}
+
+int textfile__write(const char *dir, const char *name, const char *data,
+		    size_t len, struct error *err)
+{
+	char tmp[4096], path[4096];
+	int fd, ret;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name) >=
+		    sizeof(tmp) ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+		    sizeof(path))
+		return error__set(err, ENAMETOOLONG,
+				  "'--textfile %.256s...' is too long", dir);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return error__set(err, errno,
+				  "cannot create a file in '%s': %s", dir,
+				  strerror(errno));
+	/* No fsync: readers need the rename's atomicity, not durability,
+	 * and the next interval replaces the file anyway. */
+	ret = write_all(fd, data, len);
+	if (!ret && fchmod(fd, 0644))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return error__set(err, ret, "cannot write '%s': %s", path,
+				  strerror(-ret));
+	}
+	return 0;
+}
+
+void textfile__remove(const char *dir, const char *name)
+{
+	char path[4096];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) <
+	    sizeof(path))
+		unlink(path);
+}

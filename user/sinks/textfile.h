@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --textfile DIR: one file replaced whole every interval, for
+ * node_exporter's textfile collector, which reads the files of DIR that
+ * end in .prom at each of its scrapes. It is written as a dot-file in
+ * DIR (whose name does not end in .prom, so the collector skips it) and
+ * renamed over the old one: a reader sees the old file or the new, never
+ * a part.
+ */
+#ifndef BPMC_SINKS_TEXTFILE_H
+#define BPMC_SINKS_TEXTFILE_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+/* DIR is a directory this process may create files in. */
+int textfile__check_dir(const char *dir, struct error *err);
+/* Replaces DIR/NAME with data, mode 0644 (the collector runs as another
+ * user). On failure DIR/NAME is as it was, and no temporary is left. */
+int textfile__write(const char *dir, const char *name, const char *data,
+		    size_t len, struct error *err);
+/* Removes DIR/NAME: a stopped bpmc leaves no counts that look live. */
+void textfile__remove(const char *dir, const char *name);
+
+#endif
