@@ -22,12 +22,14 @@ echo "  strict: $(cat "$TMP/strict.err")"
 
 mk_cgroup CG "bpmc-test-$$/burn" || exit 1
 used=$(usage_usec "$CG")
-start_record "$TMP/log" --best-effort -e "$EV" -I 500 -d 5 -o "$TMP/out.csv" || exit 1
+mkdir "$TMP/prom"
+start_record "$TMP/log" --best-effort -e "$EV" -I 500 -d 5 --textfile "$TMP/prom" -o "$TMP/out.csv" || exit 1
 spawn_in "$CG" "$HELPERS/burner" 50 3
 burner=$SPAWNED
 spawn_in "$CG" "$HELPERS/pagetouch" 20000
 wait "$burner" "$SPAWNED" || fail "the workload failed"
 used=$((($(usage_usec "$CG") - used) * 1000))
+cp "$TMP/prom/bpmc.prom" "$TMP/prom.copy" 2>/dev/null
 wait "$RECORD_PID" || fail "record --best-effort exited $?: $(cat "$TMP/log")"
 
 warn=$(grep -c "warning: event 'cycles'" "$TMP/log")
@@ -77,4 +79,8 @@ rc=$?
 [ -e "$TMP/none.csv" ] && fail "a refused run left a file"
 [ -s "$TMP/stdout" ] && fail "a refused run wrote to stdout"
 echo "  none: $(cat "$TMP/none.err")"
+# And as the bpmc_event_supported gauge (read while bpmc ran).
+grep -q '^bpmc_event_supported{event="cycles"} 0$' "$TMP/prom.copy" &&
+	grep -q '^bpmc_event_supported{event="cpu-clock"} 1$' "$TMP/prom.copy" ||
+	fail "bpmc_event_supported: $(grep supported "$TMP/prom.copy")"
 pass_or_fail

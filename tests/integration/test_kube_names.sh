@@ -39,8 +39,10 @@ ESC_NS='we"ird,ns' ESC_POD='p\\o\x0Ad\xFF' ESC_CTR='c"1,\\'
 
 mk_cgroup CGA "$C1" && mk_cgroup CGB "$C2" && mk_cgroup CGD "$C4" || exit 1
 used1=$(usage_usec "$CGA")
+mkdir "$TMP/prom"
 start_record "$TMP/log" -e cpu-clock --by cgroup,process,container -I 500 -d 7 \
-	--kube-pods-dir "$PODS" --kube-containers-dir "$CTRS" -o "$TMP/out.csv" || exit 1
+	--kube-pods-dir "$PODS" --kube-containers-dir "$CTRS" --textfile "$TMP/prom" \
+	-o "$TMP/out.csv" || exit 1
 pids=()
 for cg in "$CGA" "$CGB" "$CGD"; do
 	spawn_in "$cg" "$HELPERS/burner" 20 5
@@ -57,6 +59,7 @@ late=$(date +%s%3N)
 pod_logs early-ns early-pod "$U4" app "$(h 4)" || exit 1
 wait "${pids[@]}"
 used1=$((($(usage_usec "$CGA") - used1) * 1000))
+cp "$TMP/prom/bpmc.prom" "$TMP/prom.copy" 2>/dev/null
 wait "$RECORD_PID" || fail "record failed: $(cat "$TMP/log")"
 
 # names CGROUP-PATH SCOPE: "namespace|pod_name|container_name" of its rows.
@@ -76,6 +79,11 @@ got=$(csv_awk -v p="$U1" '$col("scope") == "pod" && $col("pod") == p {
 	print $col("namespace") "|" $col("pod_name") "|" $col("container_name") }' "$TMP/out.csv" | sort -u)
 [ "$got" = "shop|cart-7d9f|" ] || fail "pod rows of pod 1: '$got', want 'shop|cart-7d9f|'"
 check_usage "$TMP/out.csv" "$CGA" "$used1" 5
+# The same names as Prometheus labels (the textfile is removed at exit:
+# the copy taken while bpmc ran is read).
+[ -s "$TMP/prom.copy" ] || fail "no textfile exposition was copied"
+grep -q 'scope="container".*namespace="shop",pod_name="cart-7d9f",container_name="api"' "$TMP/prom.copy" ||
+	fail "no container series with the kubelet's names: $(grep -m3 'scope="container"' "$TMP/prom.copy")"
 
 # The pod made late: named in every row but those of its first second
 # (rescans are a second apart at least). The pod whose directory came

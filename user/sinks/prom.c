@@ -101,7 +101,8 @@ static void put_label_u64(struct strbuf *b, const char *name, uint64_t v)
 
 /*
  * The labels of a row but its event, in one order: scope, cgroup (its
- * id where the path is unknown), container, pod, pid, tid, comm; empty
+ * id where the path is unknown), container, pod, namespace, pod_name,
+ * container_name, pid, tid, comm; empty
  * ones are left out, as Prometheus reads an empty label as none.
  */
 static int format_labels(struct prom_sink *p, const struct row *r)
@@ -120,6 +121,13 @@ static int format_labels(struct prom_sink *p, const struct row *r)
 		put_label(&b, "container", r->container);
 	if (r->pod && *r->pod)
 		put_label(&b, "pod", r->pod);
+	/* The kubelet's names, where its log trees gave them. */
+	if (r->namespace && *r->namespace)
+		put_label(&b, "namespace", r->namespace);
+	if (r->pod_name && *r->pod_name)
+		put_label(&b, "pod_name", r->pod_name);
+	if (r->container_name && *r->container_name)
+		put_label(&b, "container_name", r->container_name);
 	if (r->pid >= 0)
 		put_label_u64(&b, "pid", r->pid);
 	if (r->tid >= 0)
@@ -166,6 +174,8 @@ static int prom_begin_interval(struct sink *s, const struct interval_info *info)
 	p->st.intervals++;
 	p->st.end_realtime_ns = info->end_realtime_ns;
 	p->st.intervals_lost = info->intervals_lost;
+	p->st.support = info->events;
+	p->st.nr_support = info->nr_events;
 	return 0;
 }
 

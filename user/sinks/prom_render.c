@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
+#include "common/strbuf.h"
 #include "sinks/prom_state.h"
 
 /*
@@ -32,6 +34,9 @@ static const struct family events_family = COUNTER(
 static const struct family running_family = GAUGE(
 	"bpmc_event_running_ratio",
 	"The event's time running over its time enabled in the last interval, over all CPUs: below 1 when the kernel multiplexed it.");
+static const struct family supported_family = GAUGE(
+	"bpmc_event_supported",
+	"1 when the event asked for is counted on this host, 0 when --best-effort left it out (the CSV's meta rows say why).");
 static const struct family self_counters[] = {
 	COUNTER("bpmc_bpf_run_seconds",
 		"Run time of bpmc's BPF programs (0 unless BPF statistics are on: --self-stats)."),
@@ -212,6 +217,29 @@ static void render_running(struct out *o, const struct prom_state *st)
 	}
 }
 
+static void render_supported(struct out *o, const struct prom_state *st)
+{
+	char label[512];
+
+	if (!st->nr_support)
+		return;
+	header(o, &supported_family);
+	for (size_t e = 0; e < st->nr_support; e++) {
+		struct strbuf b;
+
+		strbuf__init(&b, label, sizeof(label), 0);
+		escape_prom_label(&b, st->support[e].event);
+		if (b.truncated || !reserve(o, b.len + 64))
+			continue;
+		PUT_LIT(o, "bpmc_event_supported{event=\"");
+		put(o, label, b.len);
+		if (st->support[e].supported)
+			PUT_LIT(o, "\"} 1\n");
+		else
+			PUT_LIT(o, "\"} 0\n");
+	}
+}
+
 static void render_self(struct out *o, const struct prom_state *st)
 {
 	const struct prom_self *s = &st->self;
@@ -254,6 +282,7 @@ int prom_render(struct prom_state *st, size_t hint, struct prom_snapshot **s)
 		return -ENOMEM;
 	render_events(&o, st);
 	render_running(&o, st);
+	render_supported(&o, st);
 	render_self(&o, st);
 	if (o.oom) {
 		free(o.p);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sinks/sink.h"
+
 #include "sinks/prom.h"
 #include "sinks/prom_snapshot.h"
 
@@ -56,6 +58,10 @@ struct prom_state {
 	uint64_t intervals, intervals_lost, expired, scrapes;
 	uint64_t end_realtime_ns; /* of the last interval */
 	size_t series; /* bpmc_events_total series last rendered */
+	/* Every event asked for, counted or not (--best-effort), from the
+	 * interval's info: bpmc_event_supported. */
+	const struct event_support *support;
+	size_t nr_support;
 };
 
 /* The key with these labels, made (last in the order) if new; NULL: no
