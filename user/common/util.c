@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,4 +230,21 @@ int cpus_online(bool *cpus, int max_cpus)
 	int err = read_file_str(CPUS_ONLINE_PATH, buf, sizeof(buf));
 
 	return err ? err : cpulist_parse(buf, cpus, max_cpus);
+}
+
+int write_full(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	ssize_t w;
+
+	while (len) {
+		w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		len -= w;
+	}
+	return 0;
 }

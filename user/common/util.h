@@ -42,6 +42,10 @@ extern const struct unit_suffix duration_units[], size_units[];
 
 uint64_t clock_ns(clockid_t clock);
 
+/* Writes all of data to fd, through short writes and EINTR; 0 or -errno
+ * (-EIO for a write that wrote nothing). */
+int write_full(int fd, const void *data, size_t len);
+
 /* Reads a small sysfs/procfs file into buf, NUL-terminated, newline cut. */
 int read_file_str(const char *path, char *buf, size_t len);
 int read_file_long(const char *path, long *out);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/strbuf.h"
+#include "common/util.h"
 #include "sinks/csv.h"
 #include "sinks/csv_sink.h"
 #include "sinks/publish.h"
@@ -147,22 +148,6 @@ static int format_header(struct csv_sink *c, const char *prefix,
 	}
 	*out = buf;
 	*len = b.len;
-	return 0;
-}
-
-static int write_stream(int fd, const char *data, size_t len)
-{
-	ssize_t w;
-
-	while (len) {
-		w = write(fd, data, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		data += w;
-		len -= w;
-	}
 	return 0;
 }
 
@@ -337,7 +322,7 @@ static int end_stream(struct sink *s, struct csv_sink *c)
 	if (!c->stream_started) {
 		err = format_header(c, c->prefix, c->prefix_len, &header, &len);
 		if (!err) {
-			err = write_stream(c->stream_fd, header, len);
+			err = write_full(c->stream_fd, header, len);
 			free(header);
 		}
 		c->stream_started = true;
@@ -347,7 +332,7 @@ static int end_stream(struct sink *s, struct csv_sink *c)
 	if (!err && n < 0)
 		err = n;
 	if (!err)
-		err = write_stream(c->stream_fd, c->buf, c->len + n);
+		err = write_full(c->stream_fd, c->buf, c->len + n);
 	if (err == -EPIPE)
 		return error__set(&s->error, EPIPE,
 				  "the reader of '%s' is gone", c->cfg.path);

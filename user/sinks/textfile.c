@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "sinks/textfile.h"
 
 int textfile__check_dir(const char *dir, struct error *err)
@@ -24,22 +25,6 @@ int textfile__check_dir(const char *dir, struct error *err)
 		return error__set(err, errno,
 				  "cannot create files in '--textfile %s': %s",
 				  dir, strerror(errno));
-	return 0;
-}
-
-static int write_all(int fd, const char *data, size_t len)
-{
-	ssize_t w;
-
-	while (len) {
-		w = write(fd, data, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		data += w;
-		len -= w;
-	}
 	return 0;
 }
 
@@ -62,7 +47,7 @@ int textfile__write(const char *dir, const char *name, const char *data,
 				  strerror(errno));
 	/* No fsync: readers need the rename's atomicity, not durability,
 	 * and the next interval replaces the file anyway. */
-	ret = write_all(fd, data, len);
+	ret = write_full(fd, data, len);
 	if (!ret && fchmod(fd, 0644))
 		ret = -errno;
 	if (close(fd) && !ret)
