@@ -47,7 +47,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
 # archive. DEPS_x is what stage x may link: itself and the stages below
 # it (docs/architecture.md), so a unit test of names/ or rows/ links
 # neither libbpf nor the skeleton.
-STAGES := common names fds maps rows identity sinks pmc symbols cmd
+STAGES := common names fds maps rows identity sinks pmc symbols report top cmd
 DEPS_common := common
 DEPS_names := names common
 DEPS_fds := fds names common
@@ -59,7 +59,11 @@ DEPS_pmc := pmc fds names common
 # ELF symbol tables, for stat --profile.
 DEPS_symbols := symbols common
 DEPS_rows := rows identity sinks fds names common
-DEPS_cmd := cmd pmc symbols rows maps identity sinks fds names common
+# Offline analysis: no libbpf, no skeleton, nothing of the collector.
+DEPS_report := report sinks common
+# The live view: the screen sink, over the rows' vocabulary.
+DEPS_top := top sinks common
+DEPS_cmd := cmd top report pmc symbols rows maps identity sinks fds names common
 # Only these stages need external libraries.
 EXTLIBS_common := -lm
 EXTLIBS_names := -lpfm
@@ -67,6 +71,8 @@ EXTLIBS_sinks := -lz -lisal -lmicrohttpd -pthread
 EXTLIBS_maps := -lbpf -lelf -lz
 EXTLIBS_pmc := -pthread
 EXTLIBS_symbols := -lelf
+EXTLIBS_report := -lz -lisal -pthread -lm
+EXTLIBS_top := -lncursesw
 
 # A stage's archive is $(OUTPUT)/libSTAGE.a, but for pmc's: libpmc.a is
 # the library we install (libpmc, below), so the stage is libpmc-stage.a.
@@ -79,7 +85,9 @@ STAGE_test_util := common
 STAGE_test_strbuf := common
 STAGE_test_events := names
 STAGE_test_pmu_table := names
+STAGE_test_kernel_pmu := names
 STAGE_test_sysfs_pmu := names
+STAGE_test_perf_grammar_parts := names
 STAGE_test_counters := fds
 STAGE_test_cgroups := identity
 STAGE_test_containers := identity
@@ -90,19 +98,35 @@ STAGE_test_prom := sinks
 STAGE_test_rows := rows
 STAGE_test_rollup := rows
 STAGE_test_check := rows
+STAGE_test_rare := rows
+STAGE_test_key_sort := rows
+STAGE_test_top_view := top
 STAGE_test_scope := common
 STAGE_test_symbols := symbols
 STAGE_test_opts := cmd
 STAGE_test_descendants := pmc
+STAGE_test_metric := common
+STAGE_test_report_scan := report
+STAGE_test_report_html := report
 STAGE_export_cost := cmd
+STAGE_map_take_floor := maps
+STAGE_keys_cost := maps
 STAGE_resolve_cost := identity
 STAGE_pmc_cost := pmc
 STAGE_prom_cost := sinks
+STAGE_report_gen := sinks
+# The inflaters the report could read .gz with: zlib and ISA-L (sinks'
+# own), and libdeflate where libdeflate-dev is installed.
+STAGE_inflate_cost := sinks
+LDLIBS_inflate_cost := $(if $(wildcard /usr/include/libdeflate.h),-ldeflate)
 # Each fuzz target too (tests/fuzz/).
 STAGE_fuzz_events := names
 STAGE_fuzz_sysfs_pmu := names
 STAGE_fuzz_containers := identity
+STAGE_fuzz_cgroup_paths := identity
 STAGE_fuzz_csv := sinks
+STAGE_fuzz_report_csv := report
+STAGE_fuzz_metric_expr := common
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -175,6 +199,19 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
+# `bpmc --version`'s commit: git describe of this tree at build time,
+# rewritten only when it changes, so that only version.o follows it; a
+# tree without its own .git (a tarball, even unpacked inside another
+# repository) says "unknown". Only characters a tag can safely hold.
+GIT_VERSION_H := $(OUTPUT)/cmd/git_version.h
+$(GIT_VERSION_H): FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)d=$$(test -e .git && git describe --always --dirty 2>/dev/null | \
+		tr -cd 'A-Za-z0-9._+-'); \
+	printf '#define BPMC_GIT_DESCRIBE "%s"\n' "$${d:-unknown}" > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+$(OUTPUT)/user/cmd/version.o: $(GIT_VERSION_H)
+
 # Only maps/ includes the skeleton; the first build must have it.
 $(filter $(OUTPUT)/user/maps/%.o,$(USER_OBJS)): | $(SKELS)
 
@@ -246,7 +283,7 @@ $(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/b
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_$*)) -Wl,--end-group \
-		$(call stage_ldlibs,$(STAGE_$*))
+		$(call stage_ldlibs,$(STAGE_$*)) $(LDLIBS_$*)
 
 # A helper that drives one of our stages links it (STAGE_helper_NAME).
 STAGE_helper_csv_writer := sinks
@@ -307,7 +344,8 @@ fuzz: deps
 	$(Q)$(MAKE) -s --no-print-directory fuzz-bins
 	$(Q)tests/fuzz/run -s $(FUZZ_SECONDS) $(if $(filter 1,$(FUZZ_MERGE)),--merge)
 
-# SOAK_SECONDS=600 by default; tests/soak/soak.sh says what it checks.
+# SOAK_SECONDS=600 and SOAK_MAX_KEYS=16384 by default; tests/soak/soak.sh
+# says what it checks.
 soak: deps
 	$(Q)$(MAKE) -s --no-print-directory test-bins
 	$(Q)tests/soak/soak.sh
@@ -321,7 +359,9 @@ bench: deps
 # sysusers.d entry of the user bpmc, which is created only when
 # installing to the real root; and libpmc: <pmc.h> and <sys/pmc.h>,
 # libpmc.a, libpmc.so* and libpmc.pc in LIBDIR (and LIBDIR/pkgconfig),
-# pmc_control(3) and pmc_get_info(3). ldconfig runs only without DESTDIR.
+# pmc_control(3) and pmc_get_info(3); bpmc(1) and the commands' pages
+# (man/) and the bash and zsh completions. ldconfig runs only without
+# DESTDIR.
 PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 DOCDIR := $(PREFIX)/share/doc/bpmc
@@ -331,6 +371,12 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
 MAN3DIR := $(PREFIX)/share/man/man3
+MAN1DIR := $(PREFIX)/share/man/man1
+# bpmc(1) and a page per command (tests/integration/test_man_pages.sh).
+MAN1_PAGES := $(wildcard man/*.1)
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+# zsh's _bpmc runs the bash one, which it finds from there.
+ZSHCOMPDIR := $(PREFIX)/share/zsh/site-functions
 DOCS := README.md $(wildcard docs/*.md)
 
 install: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc $(PMC_MAN)
@@ -338,7 +384,11 @@ install: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc $(PMC_MAN)
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/sys $(DESTDIR)$(LIBDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MAN3DIR)
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MAN3DIR) \
+		$(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	$(Q)install -m 0644 $(MAN1_PAGES) $(DESTDIR)$(MAN1DIR)/
+	$(Q)install -m 0644 completion/bpmc.bash $(DESTDIR)$(BASHCOMPDIR)/bpmc
+	$(Q)install -m 0644 completion/_bpmc $(DESTDIR)$(ZSHCOMPDIR)/_bpmc
 	$(Q)install -m 0644 include/pmc.h $(DESTDIR)$(INCLUDEDIR)/pmc.h
 	$(Q)install -m 0644 include/sys/pmc.h $(DESTDIR)$(INCLUDEDIR)/sys/pmc.h
 	$(Q)install -m 0644 $(OUTPUT)/libpmc.a $(DESTDIR)$(LIBDIR)/libpmc.a
@@ -375,7 +425,9 @@ uninstall:
 		$(addprefix $(DESTDIR)$(LIBDIR)/,libpmc.a libpmc.so $(PMC_SONAME) \
 			$(notdir $(PMC_SO))) \
 		$(DESTDIR)$(PKGCONFIGDIR)/libpmc.pc \
-		$(DESTDIR)$(MAN3DIR)/pmc_control.3 $(DESTDIR)$(MAN3DIR)/pmc_get_info.3
+		$(DESTDIR)$(MAN3DIR)/pmc_control.3 $(DESTDIR)$(MAN3DIR)/pmc_get_info.3 \
+		$(addprefix $(DESTDIR)$(MAN1DIR)/,$(notdir $(MAN1_PAGES))) \
+		$(DESTDIR)$(BASHCOMPDIR)/bpmc $(DESTDIR)$(ZSHCOMPDIR)/_bpmc
 	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 	$(Q)if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 

@@ -31,6 +31,15 @@ prog_stats() {
 	"$HELPERS/bpfstats" show | awk "$1"' { c += $4; t += $5 } END { printf "%.0f %.0f\n", c, t }'
 }
 
+# pid_progs PID: an awk condition, true for the programs PID holds (its
+# fds' and links' prog_id): the machine may run other bpmc instances,
+# whose programs have the same names.
+pid_progs() {
+	local ids
+	ids=$(awk '/^prog_id:/ { printf ",%s", $2 }' /proc/"$1"/fdinfo/* 2>/dev/null)
+	echo "index(\"$ids,\", \",\" \$1 \",\")"
+}
+
 # wait_prog AWK-FILTER: until a matching program exists (tools load late).
 wait_prog() {
 	for _ in $(seq 150); do

@@ -26,6 +26,9 @@ const volatile bool key_tid = false;
 const volatile __u32 nr_events = 1;
 const volatile __u32 nr_cpus = 1;
 const volatile bool exact = false;
+/* No event of the run can be multiplexed (all software): counters are
+ * read without their times, and user space scales nothing. */
+const volatile bool no_mux = false;
 /* Sampling mode: group_leader[m] is the sampling leader whose overflows
  * read member m, or m itself when m is not a member. */
 const volatile __u32 group_leader[BPMC_MAX_EVENTS] = {};
@@ -71,12 +74,20 @@ struct {
 	__type(value, __u32);
 } counters SEC(".maps");
 
-/* One hash per generation; max_entries is set from --max-keys. */
+/*
+ * One hash per generation; max_entries is set from --max-keys, and
+ * value_size to BPMC_VALUE_SIZE(nr_events): a struct bpmc_value cut
+ * after the run's last event. So neither key nor value has a BTF type
+ * (the kernel wants the value's to match value_size, and types both or
+ * none: with the key's alone it refuses the map and libbpf retries
+ * without BTF, warning), and every ev[] access is bounded
+ * by nr_events, which the verifier knows from the frozen rodata.
+ */
 struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, struct bpmc_key);
-	__type(value, struct bpmc_value);
+	__uint(key_size, sizeof(struct bpmc_key));
+	__uint(value_size, sizeof(struct bpmc_value));
 };
 struct counts_map counts_0 SEC(".maps");
 struct counts_map counts_1 SEC(".maps");
@@ -93,6 +104,15 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } drops SEC(".maps");
+
+/* Exact mode: tasks moved to another cgroup while running, by tid.
+ * Written only by the cgroup-attach hook, a few entries a move. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct bpmc_move);
+} moves SEC(".maps");
 
 static __always_inline void drop_add(__u32 why, __u64 n)
 {
@@ -130,7 +150,10 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 		if (!err)
 			return;
 		if (err != -EEXIST) {
-			drop_slot(slot, BPMC_DROP_MAP_FULL);
+			/* -E2BIG: max_entries reached; else the allocation
+			 * of a hash that is not preallocated failed. */
+			drop_slot(slot, err == -E2BIG ? BPMC_DROP_MAP_FULL :
+							BPMC_DROP_NO_MEMORY);
 			return;
 		}
 		/* Lost a race with another CPU inserting the same key. */
@@ -191,6 +214,87 @@ static __always_inline void current_key(struct bpmc_key *key, __u64 pid_tgid)
 	key->tid = key_tid ? (__u32)pid_tgid : 0;
 }
 
+/*
+ * bpf_perf_event_read() returns a failure as -errno in the u64 (the
+ * kernel's `return err;` from a u64 helper), like an ERR_PTR: the top
+ * 4095 values. A software counter (the only kind read this way) counts
+ * up from 0 by events or nanoseconds and never gets there.
+ */
+#define BPMC_MAX_ERRNO 4095
+
+/* delta * part / whole without overflowing 64 bits; part <= whole. */
+static __always_inline __u64 scale(__u64 delta, __u64 part, __u64 whole)
+{
+	while (whole >> 32) {
+		whole >>= 1;
+		part >>= 1;
+	}
+	if (!whole)
+		return 0;
+	return delta / whole * part + delta % whole * part / whole;
+}
+
+/*
+ * Exact mode, the current task was moved to another cgroup while it ran
+ * here: credit the share of each counter's pending delta that it ran
+ * before the move, by its runtime, to the old key in the slot. The rest
+ * goes to the new key like any delta. A context switch or a flush is
+ * the first chance to read this CPU's counters after the move, and may
+ * come up to an interval later on a CPU that nothing else wants.
+ */
+static __noinline void move_split(struct bpmc_slot *slot, __u32 tid)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+	struct bpmc_move *m = bpf_map_lookup_elem(&moves, &tid);
+	struct task_struct *task;
+	struct bpf_perf_event_value now;
+	struct bpmc_reading *last;
+	struct bpmc_counts *c;
+	__u64 ran, before, count;
+
+	if (!st || !m)
+		return;
+	/* Moved during this stay on this CPU, not an earlier one. */
+	if (m->cpu != cpu || m->running_sum != st->running_sum)
+		goto done;
+	task = (struct task_struct *)bpf_get_current_task();
+	ran = BPF_CORE_READ(task, se.sum_exec_runtime) - m->running_sum;
+	before = m->runtime_at_move - m->running_sum;
+	if (before > ran)
+		before = ran;
+	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++) {
+		last = &st->last[ev];
+		c = &slot->value.ev[ev];
+		if (no_mux) {
+			count = bpf_perf_event_read(&counters,
+						    ev * nr_cpus + cpu);
+			if (count >= (__u64)-BPMC_MAX_ERRNO)
+				continue;
+			count = scale(count - last->counter, before, ran);
+			c->count += count;
+			c->samples += 1;
+			last->counter += count;
+			continue;
+		}
+		if (bpf_perf_event_read_value(&counters, ev * nr_cpus + cpu,
+					      &now, sizeof(now)))
+			continue;
+		count = scale(now.counter - last->counter, before, ran);
+		c->count += count;
+		last->counter += count;
+		count = scale(now.enabled - last->enabled, before, ran);
+		c->enabled += count;
+		last->enabled += count;
+		count = scale(now.running - last->running, before, ran);
+		c->running += count;
+		last->running += count;
+		c->samples += 1;
+	}
+done:
+	bpf_map_delete_elem(&moves, &tid);
+}
+
 static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 				   __u64 pid_tgid, __u32 epoch)
 {
@@ -200,6 +304,10 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 
 	current_key(&key, pid_tgid);
 
+	/* The same task with a stale epoch: it may have moved while here. */
+	if (exact && slot->pid_tgid == pid_tgid && slot->key.cgroup_id &&
+	    slot->key.cgroup_id != key.cgroup_id)
+		move_split(slot, (__u32)pid_tgid);
 	slot->pid_tgid = pid_tgid;
 	slot->epoch = epoch;
 	/* Another thread of the same process: same row, nothing to flush. */
@@ -263,7 +371,22 @@ credit_read(struct bpmc_slot *slot, struct bpmc_cpu *st, __u32 cpu, __u32 ev)
 	struct bpf_perf_event_value now;
 	struct bpmc_reading *last = &st->last[ev];
 	struct bpmc_counts *c = &slot->value.ev[ev];
+	__u64 count;
 
+	/* Never multiplexed: the count alone, without the clock read that
+	 * computes enabled/running; enabled stays 0 in the value, which
+	 * user space scales by the fds' equal times, i.e. not at all. */
+	if (no_mux) {
+		count = bpf_perf_event_read(&counters, ev * nr_cpus + cpu);
+		if (count >= (__u64)-BPMC_MAX_ERRNO) {
+			drop_add(BPMC_DROP_READ, 1);
+			return;
+		}
+		c->count += count - last->counter;
+		c->samples += 1;
+		last->counter = count;
+		return;
+	}
 	if (bpf_perf_event_read_value(&counters, ev * nr_cpus + cpu, &now,
 				      sizeof(now))) {
 		drop_add(BPMC_DROP_READ, 1);
@@ -365,8 +488,13 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
 
-	if (st)
-		exact_credit(cpu, st);
+	if (!st)
+		return 0;
+	exact_credit(cpu, st);
+	/* One line that the credit wrote already; next's runtime is hot
+	 * in the cache, the scheduler has just picked it. */
+	st->running_task = (__u64)next;
+	st->running_sum = next->se.sum_exec_runtime;
 	return 0;
 }
 
@@ -398,6 +526,8 @@ SEC("tp_btf/cgroup_mkdir")
 int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 {
 	struct bpmc_cgroup_event *e;
+	char next = 0;
+	int n;
 
 	e = bpf_ringbuf_reserve(&new_cgroups, sizeof(*e), 0);
 	if (!e) {
@@ -406,10 +536,51 @@ int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 	}
 	e->id = BPF_CORE_READ(cgrp, kn, id);
 	e->hierarchy_id = BPF_CORE_READ(cgrp, root, hierarchy_id);
-	e->pad = 0;
-	bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);
+	e->flags = 0;
+	n = bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);
+	/* A string that filled the buffer may go on past it. */
+	if (n == sizeof(e->path) &&
+	    (bpf_probe_read_kernel(&next, 1, path + n - 1) || next))
+		e->flags = BPMC_CGROUP_PATH_CUT;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
+}
+
+/*
+ * Exact mode: note each CPU's running task that is moving (the task, or
+ * any of its threads for a threadgroup move) with what it has run since
+ * it switched in, for move_split. Walks CPUs, not threads: only a task
+ * on a CPU has counts pending, and a process may have any number.
+ */
+static __always_inline void moves_note(struct task_struct *task,
+				       bool threadgroup)
+{
+	struct bpmc_move m = {};
+	struct task_struct *t;
+	struct bpmc_cpu *st;
+	__u32 tid;
+
+	/* The key is a copy: the counter itself stays in a register, where
+	 * the verifier knows its value, so that no two iterations look
+	 * alike to it (a spilled counter read as "infinite loop" on 6.18). */
+	for (__u32 i = 0; i < BPMC_MAX_CPUS && i < nr_cpus; i++) {
+		__u32 cpu = i;
+
+		st = bpf_map_lookup_elem(&cpus, &cpu);
+		if (!st || !st->running_task)
+			continue;
+		/* The task that switched in last there: it may have exited
+		 * since, so it is only probe-read. */
+		t = (struct task_struct *)st->running_task;
+		tid = BPF_CORE_READ(t, pid);
+		if (threadgroup ? BPF_CORE_READ(t, tgid) != task->tgid :
+				  tid != task->pid)
+			continue;
+		m.running_sum = st->running_sum;
+		m.runtime_at_move = BPF_CORE_READ(t, se.sum_exec_runtime);
+		m.cpu = cpu;
+		bpf_map_update_elem(&moves, &tid, &m, BPF_ANY);
+	}
 }
 
 /* A task changed cgroup: every slot's cached identity is now suspect. */
@@ -417,6 +588,10 @@ SEC("tp_btf/cgroup_attach_task")
 int BPF_PROG(on_cgroup_attach, struct cgroup *dst_cgrp, const char *path,
 	     struct task_struct *task, bool threadgroup)
 {
+	/* Before the epoch moves: a switch that sees the new epoch finds
+	 * the note. */
+	if (exact)
+		moves_note(task, threadgroup);
 	__sync_fetch_and_add(&control.cgroup_epoch, 1);
 	return 0;
 }

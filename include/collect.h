@@ -48,10 +48,19 @@ struct bpmc_counts {
 	__u64 running;
 };
 
+/*
+ * comm first, then one bpmc_counts per event: the counts maps hold only
+ * BPMC_VALUE_SIZE(nr_events) bytes of it (set at load), so a run of one
+ * event exports 48 bytes a key, not 272. Slots and the stack keep the
+ * whole struct; the BPF side never touches ev[] past nr_events.
+ */
 struct bpmc_value {
-	struct bpmc_counts ev[BPMC_MAX_EVENTS];
 	char comm[BPMC_COMM_LEN];
+	struct bpmc_counts ev[BPMC_MAX_EVENTS];
 };
+#define BPMC_VALUE_SIZE(nr_events)                   \
+	(__builtin_offsetof(struct bpmc_value, ev) + \
+	 (nr_events) * sizeof(struct bpmc_counts))
 
 /*
  * Per-CPU "current task" accumulator: consecutive overflows on a CPU
@@ -65,8 +74,11 @@ struct bpmc_slot {
 	__u32 epoch;
 	__u16 victim; /* way 0 only: the way to re-key on the next miss */
 	__u16 skip; /* the task is outside every -G subtree */
-	struct bpmc_key key;
+	/* value before key: the owner's identity, comm and ev[0] fill the
+	 * first line, all that a hit with one event touches; the key is
+	 * read only on a miss. */
 	struct bpmc_value value;
+	struct bpmc_key key;
 } __attribute__((aligned(64))); /* no two CPUs share a line */
 
 /* A counter as bpf_perf_event_read_value() returns it. */
@@ -78,10 +90,29 @@ struct bpmc_reading {
 
 /* Per-CPU state, one line-aligned entry per CPU in a plain array. */
 struct bpmc_cpu {
+	/* Exact mode: the task that switched in last (a kernel address,
+	 * only ever probe-read) and its sum_exec_runtime then, so that a
+	 * cgroup move can split the running task's pending counts. In the
+	 * first line, which the switch program writes anyway. */
+	__u64 running_task;
+	__u64 running_sum;
 	/* Exact mode and group members: each counter's reading when it was
 	 * last credited on this CPU. */
 	struct bpmc_reading last[BPMC_MAX_EVENTS];
 } __attribute__((aligned(64)));
+
+/*
+ * Exact mode: a task that was running when its cgroup changed, keyed by
+ * tid. runtime_at_move - running_sum is what it ran in the old cgroup
+ * since it switched in on cpu, as the kernel accounted it then (up to
+ * one tick behind for a task on another CPU).
+ */
+struct bpmc_move {
+	__u64 running_sum; /* the CPU's running_sum when it moved */
+	__u64 runtime_at_move;
+	__u32 cpu;
+	__u32 pad;
+};
 
 /* The most CPUs bpmc runs on: the per-CPU generations are an array. */
 #define BPMC_MAX_CPUS 1024
@@ -107,12 +138,15 @@ struct bpmc_control {
 #define BPMC_MAX_FILTERS 8
 
 /* A cgroup as it is made, sent to user space so that one created and
- * removed within an interval still has its path. */
+ * removed within an interval still has its path. A path longer than
+ * BPMC_CGROUP_PATH_LEN - 1 bytes holds its start only, and says so in
+ * flags: user space completes it from the tree, or marks it cut. */
 #define BPMC_CGROUP_PATH_LEN 496
+#define BPMC_CGROUP_PATH_CUT 1u
 struct bpmc_cgroup_event {
 	__u64 id;
 	__u32 hierarchy_id; /* 0 is cgroup v2 */
-	__u32 pad;
+	__u32 flags; /* BPMC_CGROUP_PATH_CUT */
 	char path[BPMC_CGROUP_PATH_LEN];
 };
 
@@ -123,6 +157,8 @@ enum bpmc_drop {
 	BPMC_DROP_CGROUP_PATH, /* a new cgroup's path did not fit the ring */
 	BPMC_DROP_RACE, /* samples of a key whose insert lost a race with
 			 * another CPU and then could not be found */
+	BPMC_DROP_NO_MEMORY, /* samples of a key the kernel could not
+			      * allocate (hashes not preallocated) */
 	BPMC_DROP_NR, /* keep last: the drops map's size */
 };
 
@@ -146,21 +182,28 @@ BPMC_ASSERT_OFFSET(struct bpmc_key, tgid, 8);
 BPMC_ASSERT_OFFSET(struct bpmc_key, tid, 12);
 /* count, samples, enabled, running: 4 x 8 = 32 */
 BPMC_ASSERT_SIZE(struct bpmc_counts, 32, 8);
-/* ev 8 x 32 = 256 @0, comm 16 @256: 272 */
+/* comm 16 @0, ev 8 x 32 = 256 @16: 272 */
 BPMC_ASSERT_SIZE(struct bpmc_value, 272, 8);
-BPMC_ASSERT_OFFSET(struct bpmc_value, comm, 256);
-/* pid_tgid 8 @0, epoch 4 @8, victim 2 @12, skip 2 @14, key 16 @16,
- * value 272 @32: 304, padded to the 64-byte alignment: 320 */
+BPMC_ASSERT_OFFSET(struct bpmc_value, ev, 16);
+_Static_assert(BPMC_VALUE_SIZE(1) == 48, "BPMC_VALUE_SIZE changed");
+/* pid_tgid 8 @0, epoch 4 @8, victim 2 @12, skip 2 @14, value 272 @16
+ * (its ev[0] 32 @32, in the first line), key 16 @288: 304, padded to the
+ * 64-byte alignment: 320 */
 BPMC_ASSERT_SIZE(struct bpmc_slot, 320, 64);
 BPMC_ASSERT_OFFSET(struct bpmc_slot, epoch, 8);
 BPMC_ASSERT_OFFSET(struct bpmc_slot, victim, 12);
 BPMC_ASSERT_OFFSET(struct bpmc_slot, skip, 14);
-BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 16);
-BPMC_ASSERT_OFFSET(struct bpmc_slot, value, 32);
+BPMC_ASSERT_OFFSET(struct bpmc_slot, value, 16);
+BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 288);
 /* counter, enabled, running: 3 x 8 = 24 */
 BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
-/* last 8 x 24 = 192, already a multiple of the 64-byte alignment */
-BPMC_ASSERT_SIZE(struct bpmc_cpu, 192, 64);
+/* running_task 8 @0, running_sum 8 @8, last 8 x 24 = 192 @16: 208,
+ * padded to the 64-byte alignment: 256 */
+BPMC_ASSERT_SIZE(struct bpmc_cpu, 256, 64);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 16);
+/* running_sum 8 @0, runtime_at_move 8 @8, cpu 4 @16, pad 4 @20: 24 */
+BPMC_ASSERT_SIZE(struct bpmc_move, 24, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_move, cpu, 16);
 /* cgroup_epoch 4 @0, cpu_gen 1024 x 4 = 4096 @4: 4100 */
 BPMC_ASSERT_SIZE(struct bpmc_control, 4100, 4);
 BPMC_ASSERT_OFFSET(struct bpmc_control, cpu_gen, 4);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the event-list grammar of names/events.c (groups
- * {a,b}, libpfm modifiers :u:k:c=2:period=, sysfs terms pmu/a=1,b/, raw
- * rHEX), each input parsed as one NUL-terminated list through one naming
+ * {a,b}:mods, libpfm modifiers :u:k:c=2:period=, sysfs terms pmu/a=1,b/,
+ * perf's grammar: raw rHEX, TYPE:CONFIG, mem:ADDR/LEN:rwx, subsys:event,
+ * legacy names with /name='..'/ terms and modifiers), each input parsed as one NUL-terminated list through one naming
  * handle made once. Links names/ and common/ only.
  */
 #include <stdint.h>

@@ -22,6 +22,7 @@ echo "  strict: $(cat "$TMP/strict.err")"
 
 mk_cgroup CG "bpmc-test-$$/burn" || exit 1
 used=$(usage_usec "$CG")
+lost_mark
 mkdir "$TMP/prom"
 start_record "$TMP/log" --best-effort -e "$EV" -I 500 -d 5 --textfile "$TMP/prom" -o "$TMP/out.csv" || exit 1
 spawn_in "$CG" "$HELPERS/burner" 50 3

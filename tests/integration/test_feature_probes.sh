@@ -25,15 +25,18 @@ refused() {
 }
 
 refused btf 5.4 "kernel BTF"
-refused tp_btf 5.5 "tp_btf programs (tp_btf/cgroup_attach_task)"
+refused btf 5.4 "kernel BTF" --mode sampling
+refused tp_btf 5.5 "tp_btf programs (tp_btf/cgroup_attach_task)" --mode sampling
 refused tp_btf 5.5 "tp_btf programs" --mode exact
-refused test_run_on_cpu 5.10 "BPF_F_TEST_RUN_ON_CPU"
+refused test_run_on_cpu 5.10 "BPF_F_TEST_RUN_ON_CPU" --mode sampling
 refused test_run_on_cpu 5.10 "BPF_F_TEST_RUN_ON_CPU" --mode exact
-refused perf_event 4.9 "perf_event programs"
+refused perf_event 4.9 "perf_event programs" --mode sampling
 refused perf_event_read_value 4.15 "bpf_perf_event_read_value.*--mode exact" --mode exact
-refused perf_event_read_value 4.15 "bpf_perf_event_read_value.*sampling with event groups" -e '{cpu-clock,task-clock}'
+# Exact mode is the default: the same refusal without --mode.
+refused perf_event_read_value 4.15 "bpf_perf_event_read_value.*--mode exact"
+refused perf_event_read_value 4.15 "bpf_perf_event_read_value.*sampling with event groups" -e '{cpu-clock,task-clock}' --mode sampling
 # Not needed by a sampling run without groups: it records.
-BPMC_TEST_PROBE_FAIL=perf_event_read_value "$BPMC" record -e cpu-clock -d 1 -o "$TMP/plain.csv" 2>"$TMP/log" ||
+BPMC_TEST_PROBE_FAIL=perf_event_read_value "$BPMC" record --mode sampling -e cpu-clock -d 1 -o "$TMP/plain.csv" 2>"$TMP/log" ||
 	fail "perf_event_read_value refused a sampling run without groups: $(cat "$TMP/log")"
 
 # fallback NAME FEATURES WARNING ARGS...: runs, says so once, rows right.
@@ -44,6 +47,7 @@ fallback() {
 	BPMC_TEST_PROBE_FAIL=$features start_record "$TMP/$name.log" -e cpu-clock -I 500 -d 5 \
 		-o "$TMP/$name.csv" "$@" || { fail "$name: did not start"; return 1; }
 	local before=$(usage_usec "$CG")
+	lost_mark
 	spawn_in "$CG" "$HELPERS/burner" 50 3
 	wait "$SPAWNED"
 	local used=$((($(usage_usec "$CG") - before) * 1000))
@@ -53,9 +57,9 @@ fallback() {
 	check_usage "$TMP/$name.csv" "$CG" "$used" 5
 }
 
-fallback ringbuf ringbuf "no BPF ring buffer .*(Linux 5.8 has both): recording without the capture of new cgroups' paths"
+fallback ringbuf ringbuf "no BPF ring buffer .*(Linux 5.8 has both): recording without the capture of new cgroups' paths" --mode sampling
 fallback ringbuf-exact ringbuf "no BPF ring buffer" --mode exact
-fallback batch batch "no batch map operations (Linux 5.6 has them): each interval's counts are taken one key at a time"
+fallback batch batch "no batch map operations (Linux 5.6 has them): each interval's counts are taken one key at a time" --mode sampling
 fallback batch-exact batch "no batch map operations" --mode exact --by cgroup,process,thread
 # Without the ring, a cgroup made after the start still gets its path
 # from the walk on a miss.

@@ -6,21 +6,10 @@
 # names back from their escapes (\xHH, \\).
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v node >/dev/null || skip "node is not installed"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
-# DuckDB's node client, installed once under build/ (npm registry).
-NODE_DIR=$ROOT/build/node
-if [ ! -d "$NODE_DIR/node_modules/@duckdb/node-api" ]; then
-	mkdir -p "$NODE_DIR" && (cd "$NODE_DIR" && npm install --silent @duckdb/node-api >/dev/null 2>&1) ||
-		skip "cannot install @duckdb/node-api from npm"
-fi
-# PostgreSQL, from Debian's packages.
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null 2>&1 ||
-		skip "cannot install postgresql"
-fi
-PGBIN=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
+need_duckdb
+need_postgres
 
 mk_cgroup CG "bpmc-test-$$/a,\"b\\c" || exit 1
 # ff fe, a newline, then text with a comma and a quote.

@@ -39,6 +39,7 @@ ESC_NS='we"ird,ns' ESC_POD='p\\o\x0Ad\xFF' ESC_CTR='c"1,\\'
 
 mk_cgroup CGA "$C1" && mk_cgroup CGB "$C2" && mk_cgroup CGD "$C4" || exit 1
 used1=$(usage_usec "$CGA")
+lost_mark
 mkdir "$TMP/prom"
 start_record "$TMP/log" -e cpu-clock --by cgroup,process,container -I 500 -d 7 \
 	--kube-pods-dir "$PODS" --kube-containers-dir "$CTRS" --textfile "$TMP/prom" \

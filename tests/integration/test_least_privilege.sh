@@ -35,6 +35,7 @@ burn_and_check() {
 	local cg usec ns
 	mk_cgroup cg "bpmc-test-$$/$1" || return 1
 	usec=$(usage_usec "$cg")
+	lost_mark
 	spawn_in "$cg" "$HELPERS/burner" 50 4
 	wait "$SPAWNED"
 	ns=$((($(usage_usec "$cg") - usec) * 1000))

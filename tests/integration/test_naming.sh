@@ -93,10 +93,15 @@ suggests cpu-clok cpu-clock record -d 1 -o "$TMP/never.csv" -e
 "$BPMC" encode --pmu zen4 cycles 2>"$TMP/err"
 grep -q "unknown PMU table '--pmu zen4' (did you mean $Z" "$TMP/err" || fail "--pmu zen4: $(cat "$TMP/err")"
 
-# msr/tsc/ counts but cannot sample: record refuses it with that reason.
-"$BPMC" record -e msr/tsc/ -d 1 -o "$TMP/tsc.csv" 2>"$TMP/err"
+# msr/tsc/ counts but cannot sample: exact mode (the default) records it,
+# sampling refuses it with that reason.
+"$BPMC" record -e msr/tsc/ -d 1 -o "$TMP/tsc.csv" 2>"$TMP/err" ||
+	fail "record -e msr/tsc/ (exact): $(cat "$TMP/err")"
+csv_awk '$col("scope") == "system" && $col("event") == "msr/tsc/" && $col("count") > 0 { n++ } END { exit !n }' "$TMP/tsc.csv" ||
+	fail "record -e msr/tsc/ counted nothing"
+"$BPMC" record --mode sampling -e msr/tsc/ -d 1 -o "$TMP/tsc2.csv" 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "'msr/tsc/'.*cannot sample" "$TMP/err" ||
-	fail "record -e msr/tsc/: $(cat "$TMP/err")"
+	fail "record --mode sampling -e msr/tsc/: $(cat "$TMP/err")"
 
 # encode --count on software events: non-zero counts, fully running.
 "$BPMC" encode --count cpu-clock task-clock page-faults > "$TMP/count" || fail "encode --count failed"
@@ -104,6 +109,40 @@ sed 's/^/  /' "$TMP/count" | grep count=
 for ev in cpu-clock task-clock page-faults; do
 	grep -Eq "^  $ev: count=[1-9][0-9]* running=100.0%" "$TMP/count" || fail "$ev did not count"
 done
+
+# encode --count: a name that encodes but does not count is no success
+# (exit 1), and a name with control characters is refused escaped.
+"$BPMC" encode --count cycles > "$TMP/hw" 2>&1
+rc=$?
+if grep -q "not counted" "$TMP/hw"; then
+	[ "$rc" -eq 1 ] || fail "encode --count cycles, not counted: exit $rc, want 1"
+	echo "  cycles not counted: exit $rc: $(grep "not counted" "$TMP/hw" | sed 's/^ *//')"
+fi
+"$BPMC" encode $'cpu\e]0;x\acl\x7fk' > /dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -qF 'cpu\x1B]0;x\x07cl\x7Fk' "$TMP/err" &&
+	! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$TMP/err" ||
+	fail "encode of a name with control characters: exit $rc: $(od -c "$TMP/err" | head -3)"
+echo "  $(cat "$TMP/err")"
+# As nobody: what kernel.perf_event_paranoid lets it count, said, and true.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+NOBODY=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all)
+if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
+	echo "  (not root, or no user nobody: the unprivileged encode is not tried)"
+elif [ "$paranoid" -eq 2 ]; then
+	"${NOBODY[@]}" "$BPMC" encode --count cpu-clock > "$TMP/nobody" 2>&1
+	rc=$?
+	echo "  as nobody, paranoid $paranoid: exit $rc: $(grep "cpu-clock:" "$TMP/nobody" | tail -1 | sed 's/^ *//')"
+	[ "$rc" -eq 1 ] && grep -q "not counted: .*'cpu-clock:u' would" "$TMP/nobody" ||
+		fail "as nobody, encode --count cpu-clock does not say what would count: exit $rc: $(cat "$TMP/nobody")"
+	"${NOBODY[@]}" "$BPMC" encode --count cpu-clock:u > "$TMP/nobody" 2>&1 &&
+		grep -Eq "^  cpu-clock:u: count=[1-9][0-9]{6,} running=100.0%" "$TMP/nobody" ||
+		fail "as nobody, cpu-clock:u did not count: $(cat "$TMP/nobody")"
+	echo "  as nobody: $(grep "count=" "$TMP/nobody" | sed 's/^ *//')"
+else
+	"${NOBODY[@]}" "$BPMC" encode --count cpu-clock > "$TMP/nobody" 2>&1
+	echo "  as nobody, paranoid $paranoid: exit $?: $(tail -1 "$TMP/nobody" | sed 's/^ *//') (the cpu-clock:u suggestion is tested at 2)"
+fi
 
 # list: filters, globs, JSON that parses, --all.
 "$BPMC" list tsc > "$TMP/list" 2>/dev/null

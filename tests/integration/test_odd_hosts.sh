@@ -34,6 +34,33 @@ else
 	echo "  cgroup2 mounted elsewhere: the burner's cgroup is '$got'"
 fi
 
+# 1b. Mounted where mountinfo escapes the path (\040 for a space, \011 a
+# tab, \134 a backslash): found, unescaped, and -G takes the mount's own
+# absolute path.
+MNT="$TMP/cg x"$'\t''y\z'
+mkdir "$MNT"
+unshare -m --propagation private sh -c '
+	mount -t cgroup2 none "$1" || exit 3
+	umount -l "$2" || exit 3
+	exec "$3" record -e cpu-clock -G "$1$5" -I 500 -d 2 -o "$4"' sh "$MNT" "$CG2" "$BPMC" "$TMP/escaped.csv" "$rel" \
+	2>"$TMP/log.escaped" &
+rec=$!
+PIDS+=("$rec")
+sleep 0.7
+spawn_in "$CG" "$HELPERS/burner" 50 1
+wait "$SPAWNED"
+wait "$rec"
+rc=$?
+if [ "$rc" -eq 3 ]; then
+	echo "  (cannot remount cgroup2 in a mount namespace here)"
+else
+	[ "$rc" -eq 0 ] || fail "cgroup2 at '$MNT': exit $rc: $(cat "$TMP/log.escaped")"
+	got=$(csv_awk -v id="$(cgroup_id "$CG")" '$col("scope") == "cgroup" && $col("cgroup_id") == id { print $col("cgroup"); exit }' "$TMP/escaped.csv")
+	n=$(csv_sum "$TMP/escaped.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$CG")")
+	[ "$got" = "$rel" ] && [ "$n" -gt 0 ] || fail "cgroup2 mounted at '$MNT': path '$got', $n ns, want '$rel' counted"
+	echo "  cgroup2 mounted at a path with a space, a tab and a backslash: '$got', $n ns under -G"
+fi
+
 # 2. No cgroup2 mount at all: a one-line refusal, exit 2.
 unshare -m --propagation private sh -c '
 	for m in $(awk "\$9 == \"cgroup2\" { print \$5 }" /proc/self/mountinfo); do umount -l "$m" || exit 3; done
@@ -66,6 +93,7 @@ if command -v perf >/dev/null; then
 	spawn perf stat -a -e cpu-clock,page-faults -o "$TMP/perf.txt" sleep 3
 	perf_pid=$SPAWNED
 	used0=$(usage_usec "$CG")
+	lost_mark
 	start_record "$TMP/log.perf" -e cpu-clock,page-faults -I 500 -d 2 -o "$TMP/perf.csv" || exit 1
 	spawn_in "$CG" "$HELPERS/burner" 60 1.5
 	wait "$SPAWNED"

@@ -65,6 +65,20 @@ expect_refusal "'-d 1.2345'" -d 1.2345 "${O[@]}"
 expect_refusal "'--kube-pods-dir /nonexistent-bpmc'" --kube-pods-dir /nonexistent-bpmc "${O[@]}"
 expect_refusal "'--kube-containers-dir /etc/hostname'" --kube-containers-dir /etc/hostname "${O[@]}"
 expect_refusal "'--kube-pods-dir '" --kube-pods-dir '' "${O[@]}"
+# A tolerance that is no plain number (nan: a check that never fails).
+expect_refusal "'--check=nan'" --check=nan -d 1 "${O[@]}"
+expect_refusal "'--check=inf'" --check=inf -d 1 "${O[@]}"
+expect_refusal "'--check=1e400'" --check=1e400 -d 1 "${O[@]}"
+# -G paths that leave the cgroup2 mount, or are no path from its root.
+expect_refusal "'-G /..': it leaves the cgroup2 mount" -G /.. -d 1 "${O[@]}"
+expect_refusal "'-G /x/../..'" -G /x/../.. -d 1 "${O[@]}"
+expect_refusal "'-G .'" -G . -d 1 "${O[@]}"
+expect_refusal "'-G '" -G '' -d 1 "${O[@]}"
+expect_refusal "'-G ,/'" -G ,/ -d 1 "${O[@]}"
+# A culprit's control characters are escaped, never sent to the terminal.
+expect_refusal 'cpu\x1B[31mclock\x0Ax' -e $'cpu\e[31mclock\nx' "${O[@]}"
+LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$TMP/stderr" &&
+	fail "a control character reached stderr: $(od -c "$TMP/stderr" | head -3)"
 # A FIFO without a reader: refused at once, not a hang in open().
 mkfifo "$TMP/fifo"
 SECONDS=0

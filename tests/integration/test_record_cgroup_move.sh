@@ -9,6 +9,7 @@ start_record "$TMP/log" -e cpu-clock -I 500 -d 7 -o "$TMP/out.csv" || exit 1
 mk_cgroup A "bpmc-test-$$/from" || exit 1
 mk_cgroup B "bpmc-test-$$/to" || exit 1
 a0=$(usage_usec "$A") b0=$(usage_usec "$B")
+lost_mark
 spawn_in "$A" "$HELPERS/burner" 100 4
 pid=$SPAWNED
 sleep 2

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 
-start_record "$TMP/log" -e cpu-clock -I 500 -d 9 -o "$TMP/out.csv" || exit 1
+start_record "$TMP/log" --mode sampling -e cpu-clock -I 500 -d 9 -o "$TMP/out.csv" || exit 1
 start_two_burners "bpmc-test-$$/a" 60 "bpmc-test-$$/b" 30 5 || exit 1
 wait_two_burners
 wait "$RECORD_PID" || fail "bpmc record exited $?: $(cat "$TMP/log")"

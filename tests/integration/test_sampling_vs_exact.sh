@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 
-start_record "$TMP/s.log" -e cpu-clock -I 1000 -d 8 -o "$TMP/s.csv" || exit 1
+start_record "$TMP/s.log" --mode sampling -e cpu-clock -I 1000 -d 8 -o "$TMP/s.csv" || exit 1
 sampling=$RECORD_PID
 start_record "$TMP/e.log" --mode exact -e cpu-clock -I 1000 -d 8 -o "$TMP/e.csv" || exit 1
 exact=$RECORD_PID

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The soak (tests/soak/soak.sh) in 60 s with a third of `make soak`'s
+# The soak (tests/soak/soak.sh) in 40 s with a third of `make soak`'s
 # counts: 167 cgroups and 3,333 processes churned under both modes with
 # --by cgroup,process,thread, then a run with a --max-keys too small.
 # RSS flat after warm-up, every interval on the grid, no loss while
 # --max-keys fits, loss counted and said when it does not.
-SOAK_SECONDS=60 SOAK_CGROUPS=167 SOAK_PROCS=3333 \
+SOAK_SECONDS=40 SOAK_CGROUPS=167 SOAK_PROCS=3333 \
 	exec bash "$(dirname "$0")/../soak/soak.sh"

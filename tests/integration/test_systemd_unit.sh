@@ -37,6 +37,13 @@ want=$( {
 	for f in "$ROOT"/README.md "$ROOT"/docs/*.md; do
 		echo "0644 /usr/local/share/doc/bpmc/$(basename "$f")"
 	done
+	# bpmc(1) and the commands' pages, and the completion
+	# (test_man_pages.sh and test_completion.sh check them).
+	for f in "$ROOT"/man/*.1; do
+		echo "0644 /usr/local/share/man/man1/$(basename "$f")"
+	done
+	echo "0644 /usr/local/share/bash-completion/completions/bpmc"
+	echo "0644 /usr/local/share/zsh/site-functions/_bpmc"
 } | sort)
 got=$(cd "$DEST" && find . -type f -printf '%#m /%P\n' | sed 's|^0*\([0-7]\{4\}\) |\1 |' | sort)
 [ "$got" = "$want" ] || fail "installed files differ from the expected list:

@@ -13,6 +13,7 @@
 #include <linux/capability.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,42 @@ static uint64_t value(int ctr, int op)
 static double rel(double a, double b)
 {
 	return b ? (a - b) / b : a;
+}
+
+/*
+ * The host's steal, irq and softirq time so far, in ns (/proc/stat, the
+ * one Linux-only read of this program): task-clock counts them while
+ * the thread's own CPU time (CLOCK_THREAD_CPUTIME_ID, the scheduler's
+ * clock_task) leaves them out, so a thread's count may exceed its CPU
+ * time by at most what the host lost to them meanwhile.
+ */
+static double lost_ns(void)
+{
+	unsigned long long v[8] = {};
+	FILE *f = fopen("/proc/stat", "r");
+	double ns = 0;
+
+	if (f && fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+			&v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8)
+		ns = (v[5] + v[6] + v[7]) * (1e9 / sysconf(_SC_CLK_TCK));
+	if (f)
+		fclose(f);
+	return ns;
+}
+
+/*
+ * v against a truth the scheduler's clock measured (thread CPU time,
+ * rusage): within pct below, and within pct plus what the host lost
+ * since lost0 (and a tick of /proc/stat's resolution per CPU) above.
+ */
+static bool near_truth(uint64_t v, uint64_t truth, double pct, double lost0)
+{
+	double d = (double)v - (double)truth, slack = pct * truth;
+	double lost =
+		lost_ns() - lost0 +
+		sysconf(_SC_NPROCESSORS_ONLN) * 1e9 / sysconf(_SC_CLK_TCK);
+
+	return d >= -slack && d <= slack + lost;
 }
 
 /* errno of a call that must fail, or 0 if it succeeded. */
@@ -287,18 +324,19 @@ static void test_enomem(void)
 static void test_counter_value(void)
 {
 	uint64_t t0, t1, v;
+	double lost0;
 
 	if (!selected("value"))
 		return;
 	configure(2, PMC_LINUX_EV_TASK_CLOCK);
+	lost0 = lost_ns();
 	t0 = thread_cpu_ns();
 	pmc_control(2, PMC_OP_START, NULL);
 	burn_ms(300);
 	pmc_control(2, PMC_OP_STOP, NULL);
 	t1 = thread_cpu_ns();
 	v = value(2, PMC_INFO_COUNTER_VALUE);
-	check(rel(v, t1 - t0) > -0.01 && rel(v, t1 - t0) < 0.01,
-	      "value_task_clock",
+	check(near_truth(v, t1 - t0, 0.01, lost0), "value_task_clock",
 	      "task-clock %llu ns, thread CPU time %llu ns (%+.3f%%)",
 	      (unsigned long long)v, (unsigned long long)(t1 - t0),
 	      100 * rel(v, t1 - t0));
@@ -326,6 +364,7 @@ static void test_accumulated(void)
 {
 	uint64_t ru, acc, inh;
 	int ctl[2], go[2], status;
+	double lost0;
 	char c;
 	pid_t pid;
 
@@ -338,9 +377,10 @@ static void test_accumulated(void)
 	check(acc == 0, "accumulated_zero_before_exit", "%llu before any child",
 	      (unsigned long long)acc);
 
+	lost0 = lost_ns();
 	ru = child_burns(200);
 	acc = value(3, PMC_INFO_ACCUMULATED_COUNTER_VALUE);
-	check(rel(acc, ru) > -0.02 && rel(acc, ru) < 0.02, "accumulated_child",
+	check(near_truth(acc, ru, 0.02, lost0), "accumulated_child",
 	      "%llu ns after waitpid, rusage %llu (%+.3f%%)",
 	      (unsigned long long)acc, (unsigned long long)ru,
 	      100 * rel(acc, ru));
@@ -375,6 +415,7 @@ static void test_accumulated(void)
 	 */
 	if (pipe(ctl))
 		return;
+	lost0 = lost_ns();
 	pid = fork();
 	if (pid == 0) {
 		child_burns(200);
@@ -396,8 +437,8 @@ static void test_accumulated(void)
 	inh = value(3, PMC_INFO_ACCUMULATED_COUNTER_VALUE) - acc;
 	/* Two exits, each with its teardown after the last count (2 ms
 	 * apiece seen with ASan): 2 %, or 4 ms short. */
-	check((rel(inh, ru) > -0.02 || ru - inh < 4000000) &&
-		      rel(inh, ru) < 0.02,
+	check((near_truth(inh, ru, 0.02, lost0) ||
+	       (inh < ru && ru - inh < 4000000)),
 	      "accumulated_grandchild",
 	      "child and grandchild: %llu ns, rusage %llu (%+.3f%%)",
 	      (unsigned long long)inh, (unsigned long long)ru,
@@ -445,6 +486,7 @@ static void test_fork(void)
 	pid = fork();
 	if (pid == 0) {
 		uint64_t start = value(4, PMC_INFO_COUNTER_VALUE), t0, v;
+		double lost0 = lost_ns();
 		int rc = 0;
 
 		/* Configured and running: a second START is EINPROGRESS. */
@@ -456,8 +498,7 @@ static void test_fork(void)
 		t0 = thread_cpu_ns();
 		burn_ms(100);
 		v = value(4, PMC_INFO_COUNTER_VALUE) - start;
-		if (rel(v, thread_cpu_ns() - t0) < -0.02 ||
-		    rel(v, thread_cpu_ns() - t0) > 0.02)
+		if (!near_truth(v, thread_cpu_ns() - t0, 0.02, lost0))
 			rc |= 4;
 		_exit(rc);
 	}
@@ -472,6 +513,8 @@ static void test_fork(void)
 }
 
 static int thread_bad[8];
+/* task-clock minus the thread's CPU time, in ns. */
+static double thread_excess[8];
 
 static void *thread_main(void *arg)
 {
@@ -491,8 +534,8 @@ static void *thread_main(void *arg)
 	burn_ms(40 + 10 * i);
 	pmc_control(1, PMC_OP_STOP, NULL);
 	v = value(1, PMC_INFO_COUNTER_VALUE);
-	if (rel(v, thread_cpu_ns() - t0) < -0.01 ||
-	    rel(v, thread_cpu_ns() - t0) > 0.01)
+	thread_excess[i] = (double)v - (double)(thread_cpu_ns() - t0);
+	if (rel(v, thread_cpu_ns() - t0) < -0.01)
 		thread_bad[i] |= 2;
 	return NULL;
 }
@@ -504,16 +547,28 @@ static void test_threads(void)
 
 	if (!selected("threads"))
 		return;
+	double lost = lost_ns(), worst = 0;
+
 	for (long i = 0; i < 8; i++)
 		pthread_create(&t[i], NULL, thread_main, (void *)i);
 	for (int i = 0; i < 8; i++) {
 		pthread_join(t[i], NULL);
 		bad |= thread_bad[i];
 	}
+	/* One tick of /proc/stat's resolution, and 1 %% of 110 ms, on top. */
+	lost = lost_ns() - lost + 1e9 / sysconf(_SC_CLK_TCK) + 1.1e6;
+	for (int i = 0; i < 8; i++) {
+		if (thread_excess[i] > worst)
+			worst = thread_excess[i];
+		if (thread_excess[i] > lost)
+			bad |= 2;
+	}
+	printf("  threads: task-clock exceeds the thread's CPU time by %.2f ms at most; the host lost %.2f ms to steal and irqs\n",
+	       worst / 1e6, lost / 1e6);
 	check(!(bad & 1), "threads_configure",
 	      "200 rounds of configure, start, stop in each of 8 threads");
 	check(!(bad & 2), "threads_own_counts",
-	      "each thread's task-clock within 1%% of its own CPU time");
+	      "each thread's task-clock at least its CPU time -1%%, at most + the host's steal and irq time");
 }
 
 int main(int argc, char **argv)

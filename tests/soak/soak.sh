@@ -6,6 +6,8 @@
 # --max-keys is large enough, that every churned cgroup seen in a row has
 # its path, and that loss is counted (self rows and stderr) when it is not.
 #
+# SOAK_MAX_KEYS (16384) is the --max-keys of the two mode runs (issue 18
+# ran them at the largest value bpmc accepts on the host).
 # SOAK_SECONDS (600) is the whole run: a tenth (5 to 30 s) for the loss
 # run, the rest half in each mode. SOAK_CGROUPS (500) cgroups are made and
 # removed in rotation and SOAK_PROCS (10000) short processes forked into
@@ -19,6 +21,7 @@ need_root
 TOTAL=${SOAK_SECONDS:-600}
 NR_CG=${SOAK_CGROUPS:-500}
 NR_PROCS=${SOAK_PROCS:-10000}
+MAX_KEYS=${SOAK_MAX_KEYS:-16384}
 LOSS_S=$((TOTAL / 10))
 [ "$LOSS_S" -lt 5 ] && LOSS_S=5
 [ "$LOSS_S" -gt 30 ] && LOSS_S=30
@@ -26,7 +29,7 @@ LOSS_S=$((TOTAL / 10))
 RUN_S=$(((TOTAL - LOSS_S) / 2 - 2))
 [ "$RUN_S" -ge 10 ] || { echo "  SOAK_SECONDS=$TOTAL is too short" >&2; exit 1; }
 INTERVAL_MS=1000
-echo "  $TOTAL s: 2 x $RUN_S s (sampling, exact) and $LOSS_S s with --max-keys 4; $NR_CG cgroups, $NR_PROCS processes"
+echo "  $TOTAL s: 2 x $RUN_S s (sampling, exact) at --max-keys $MAX_KEYS and $LOSS_S s with --max-keys 4; $NR_CG cgroups, $NR_PROCS processes"
 
 mk_cgroup PARENT "bpmc-soak-$$" || exit 1
 # The churn removes its cgroups itself, even when ended; if it is killed
@@ -109,9 +112,9 @@ check_run() {
 }
 
 half_cg=$((NR_CG / 2)) half_procs=$((NR_PROCS / 2))
-churn_with_record sampling "$RUN_S" "$half_cg" "$half_procs" --max-keys 16384 || exit 1
+churn_with_record sampling "$RUN_S" "$half_cg" "$half_procs" --max-keys "$MAX_KEYS" || exit 1
 check_run sampling
-churn_with_record exact "$RUN_S" $((NR_CG - half_cg)) $((NR_PROCS - half_procs)) --mode exact --max-keys 16384 || exit 1
+churn_with_record exact "$RUN_S" $((NR_CG - half_cg)) $((NR_PROCS - half_procs)) --mode exact --max-keys "$MAX_KEYS" || exit 1
 check_run exact
 
 # --max-keys too small: the loss is counted in the self rows and said.

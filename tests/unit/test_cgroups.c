@@ -105,6 +105,77 @@ static void test_container(void)
 	ASSERT_STREQ(out, "/sys/fs/cgroup", "mount");
 }
 
+/* mountinfo writes a space as \040, a tab \011, a newline \012, "\" \134. */
+static void test_escaped_mount(void)
+{
+	static const char escaped[] =
+		"23 1 259:2 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+		"60 23 0:38 / /tmp/x\\040y\\011t\\012n\\134b rw,relatime - cgroup2 none rw\n";
+	char out[256] = "";
+
+	ASSERT_OK(find_in(escaped, out, sizeof(out)), "find");
+	ASSERT_STREQ(out, "/tmp/x y\tt\nn\\b", "unescaped");
+}
+
+/* -G's paths: what they name, and where they stop being under the mount. */
+static void test_canonical_path(void)
+{
+	static const struct {
+		const char *in, *out;
+		int depth, err;
+	} cases[] = {
+		{ "/", "/", 0, 0 },
+		{ "/x", "/x", 1, 0 },
+		{ "/x/.", "/x", 1, 0 },
+		{ "//x//y/", "/x/y", 2, 0 },
+		{ "/x/./y/..", "/x", 1, 0 },
+		{ "/x/..", "/", 0, 0 },
+		{ "/x/../..", NULL, 0, -EXDEV },
+		{ "/..", NULL, 0, -EXDEV },
+		{ "/...", "/...", 1, 0 },
+		{ "/.x/..y", "/.x/..y", 2, 0 },
+		{ ".", NULL, 0, -EINVAL },
+		{ "x/y", NULL, 0, -EINVAL },
+		{ "", NULL, 0, -EINVAL },
+	};
+	char out[64];
+	int depth;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int err = cgroups__canonical_path(cases[i].in, out, sizeof(out),
+						  &depth);
+
+		ASSERT_EQ(err, cases[i].err, cases[i].in);
+		if (err || !cases[i].out)
+			continue;
+		ASSERT_STREQ(out, cases[i].out, cases[i].in);
+		ASSERT_EQ(depth, cases[i].depth, cases[i].in);
+	}
+	ASSERT_EQ(cgroups__canonical_path("/abcdef", out, 4, &depth),
+		  -ENAMETOOLONG, "too long for out");
+}
+
+static void test_list_next(void)
+{
+	const char *list = "/a,/b\\,c,/d\\\\e";
+	char out[64];
+
+	ASSERT_OK(cgroups__list_next(&list, out, sizeof(out)), "first");
+	ASSERT_STREQ(out, "/a", "first");
+	ASSERT_OK(cgroups__list_next(&list, out, sizeof(out)), "comma");
+	ASSERT_STREQ(out, "/b,c", "a comma in a name");
+	ASSERT_OK(cgroups__list_next(&list, out, sizeof(out)), "backslash");
+	ASSERT_STREQ(out, "/d\\e", "a backslash in a name");
+	ASSERT_TRUE(!list, "the end");
+	list = "/a,";
+	ASSERT_OK(cgroups__list_next(&list, out, sizeof(out)), "before");
+	ASSERT_ERR(cgroups__list_next(&list, out, sizeof(out)),
+		   "an empty last path");
+	list = "/x\\x2d\\";
+	ASSERT_OK(cgroups__list_next(&list, out, sizeof(out)), "systemd's");
+	ASSERT_STREQ(out, "/x\\x2d\\", "any other backslash is itself");
+}
+
 static void test_missing_file(void)
 {
 	char out[256];
@@ -309,6 +380,9 @@ static const struct subtest tests[] = {
 	{ "no_cgroup2", test_no_cgroup2 },
 	{ "container", test_container },
 	{ "missing_file", test_missing_file },
+	{ "escaped_mount", test_escaped_mount },
+	{ "canonical_path", test_canonical_path },
+	{ "list_next", test_list_next },
 	{ "real_mountinfo", test_real_mountinfo },
 	{ "forget_removed", test_forget_removed },
 	{ "forget_reused_path", test_forget_reused_path },

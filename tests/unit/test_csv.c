@@ -105,6 +105,19 @@ static void test_field_escaped(void)
 	ASSERT_ERR(unescape_text("\\x4", back, sizeof(back), &n), "short hex");
 }
 
+/* Messages: control characters and bytes that are not UTF-8 as \xHH,
+ * a backslash and valid UTF-8 as they are. */
+static void test_message_escaped(void)
+{
+	char buf[64];
+	struct strbuf b;
+
+	strbuf__init(&b, buf, sizeof(buf), 0);
+	escape_message(&b, "cpu\x1b[31m\nclock \\x2d \xc3\xa9\xff\x7f");
+	ASSERT_STREQ(buf, "cpu\\x1B[31m\\x0Aclock \\x2d \xc3\xa9\\xFF\\x7F",
+		     "escaped");
+}
+
 static void test_field_null(void)
 {
 	char buf[16];
@@ -499,6 +512,7 @@ static const struct subtest tests[] = {
 	{ "field_quoted", test_field_quoted },
 	{ "field_escaped", test_field_escaped },
 	{ "field_null", test_field_null },
+	{ "message_escaped", test_message_escaped },
 	{ "field_append", test_field_append },
 	{ "field_truncated", test_field_truncated },
 	{ "time", test_time },

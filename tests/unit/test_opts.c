@@ -15,6 +15,7 @@ static const struct cmd_option options[] = {
 	{ "verbose", 'v', no_argument, NULL, "say more" },
 	{ "rate", OPT_RATE, required_argument, "HZ", "long only" },
 	{ "check", OPT_CHECK, optional_argument, "PCT", "optional value" },
+	{ "secret", 's', no_argument, NULL, NULL }, /* hidden: no help */
 	{ 0 },
 };
 
@@ -46,6 +47,7 @@ static int on_option(void *ctx, int key, const char *arg, struct error *err)
 					  "invalid interval '-I %s'", arg);
 		return 0;
 	case 'v':
+	case 's':
 		s->verbose++;
 		return 0;
 	case OPT_RATE:
@@ -146,7 +148,46 @@ static void test_usage(void)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!ASSERT_TRUE(strstr(text, want[i]) != NULL, want[i]))
 			printf("  usage was:\n%s", text);
+	ASSERT_TRUE(!strstr(text, "secret") && !strstr(text, "[-s]"),
+		    "a hidden option is not in --help");
 	free(text);
+}
+
+/*
+ * The hidden --list-options: every spelling a line, with its value's
+ * name, --help included; what the completion and the man page test read.
+ */
+static void test_list_options(void)
+{
+	char *argv[] = { "demo", "--list-options", "-v", NULL };
+	char *hidden[] = { "demo", "--secret", "-s", NULL };
+	static const char want[] = "-I MS\n--interval MS\n-v\n--verbose\n"
+				   "--rate HZ\n--check[=PCT]\n-h\n--help\n";
+	char got[256] = "";
+	FILE *f = tmpfile();
+	int op, saved, err;
+	struct seen s;
+	size_t n;
+
+	if (!ASSERT_TRUE(f != NULL, "tmpfile"))
+		return;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fileno(f), STDOUT_FILENO);
+	err = parse(&s, &op, 3, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	ASSERT_EQ(err, -ECANCELED, "exits like --help");
+	ASSERT_EQ(s.calls, 0, "no option handled after it");
+	if (!ASSERT_STREQ(got, want, "every spelling but the hidden one's"))
+		printf("  got:\n%s", got);
+	ASSERT_OK(parse(&s, &op, 3, hidden), "a hidden option parses");
+	ASSERT_EQ(s.verbose, 2, "both of its spellings");
 }
 
 static const struct subtest tests[] = {
@@ -154,6 +195,7 @@ static const struct subtest tests[] = {
 	{ "optional_absent", test_optional_absent },
 	{ "refusals", test_refusals },
 	{ "usage", test_usage },
+	{ "list_options", test_list_options },
 	{ 0 },
 };
 

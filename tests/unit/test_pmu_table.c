@@ -234,7 +234,9 @@ static const struct map_case map_cases[] = {
 	{ "zen 4 raphael", AMD, 0x19, 0x61, 2, ZEN4, NULL, "Zen 4" },
 	{ "zen 4 phoenix", AMD, 0x19, 0x74, 1, ZEN4, NULL, "Zen 4" },
 	{ "zen 4 bergamo", AMD, 0x19, 0xa0, 1, ZEN4, NULL, "Zen 4" },
-	{ "family 19h gap", AMD, 0x19, 0x30, 0, NULL, ZEN4, "family 19h" },
+	{ "zen 3 model 0x30", AMD, 0x19, 0x30, 0, ZEN3, NULL, "Zen 3" },
+	{ "zen 4 model 0x80", AMD, 0x19, 0x80, 0, ZEN4, NULL, "Zen 4" },
+	{ "zen 4 model 0xb0", AMD, 0x19, 0xb0, 0, ZEN4, NULL, "Zen 4" },
 	{ "zen 5 turin", AMD, 0x1a, 0x02, 1, NULL, ZEN4, "Zen 5" },
 	{ "zen 5 strix", AMD, 0x1a, 0x44, 0, NULL, ZEN4, "Zen 5" },
 	{ "amd future family", AMD, 0x1b, 0x00, 0, NULL, ZEN4, NULL },
@@ -242,12 +244,27 @@ static const struct map_case map_cases[] = {
 	  "K10" },
 	{ "k10 shanghai", AMD, 0x10, 0x04, 2, "amd64_fam10h_shanghai", NULL,
 	  "K10" },
-	{ "k10 thuban", AMD, 0x10, 0x0a, 0, "amd64_fam10h_istanbul", NULL,
+	{ "k10 istanbul", AMD, 0x10, 0x08, 0, "amd64_fam10h_istanbul", NULL,
+	  "K10" },
+	{ "k10 model 7", AMD, 0x10, 0x07, 0, "amd64_fam10h_barcelona", NULL,
+	  "K10" },
+	{ "k10 thuban", AMD, 0x10, 0x0a, 0, "amd64_fam10h_barcelona", NULL,
 	  "K10" },
 	{ "bulldozer", AMD, 0x15, 0x02, 0, "amd64_fam15h_interlagos", NULL,
 	  "Bulldozer" },
 	{ "jaguar", AMD, 0x16, 0x30, 1, "amd64_fam16h", NULL, "Jaguar" },
-	{ "amd k8", AMD, 0x0f, 0x41, 2, NULL, NULL, NULL },
+	{ "k7", AMD, 0x06, 0x08, 1, "amd64_k7", NULL, "K7" },
+	{ "k8 rev b", AMD, 0x0f, 0x05, 1, "amd64_k8_revb", NULL, "K8 revb" },
+	{ "k8 rev c", AMD, 0x0f, 0x05, 8, "amd64_k8_revc", NULL, "K8 revc" },
+	{ "k8 rev b, no stepping", AMD, 0x0f, 0x04, -1, "amd64_k8_revb", NULL,
+	  "K8 revb" },
+	{ "k8 rev e", AMD, 0x0f, 0x2b, 1, "amd64_k8_reve", NULL, "K8 reve" },
+	{ "k8 rev f", AMD, 0x0f, 0x41, 2, "amd64_k8_revf", NULL, "K8 revf" },
+	{ "k8 rev f, model 0xc1", AMD, 0x0f, 0xc1, 3, "amd64_k8_revf", NULL,
+	  "K8 revf" },
+	{ "k8 rev g", AMD, 0x0f, 0x6b, 2, "amd64_k8_revg", NULL, "K8 revg" },
+	{ "k8 unlisted model", AMD, 0x0f, 0x9f, 2, "amd64_k8_revb", NULL,
+	  "K8 revb" },
 	{ "skylake", INTEL, 6, 0x5e, 3, "skl", NULL, "Skylake" },
 	{ "skylake-sp", INTEL, 6, 0x55, 4, "skx", NULL, "Skylake-SP" },
 	{ "skylake-sp, no stepping", INTEL, 6, 0x55, -1, "skx", NULL,
@@ -261,9 +278,17 @@ static const struct map_case map_cases[] = {
 	{ "emerald rapids", INTEL, 6, 0xcf, 2, NULL, "spr", "Emerald Rapids" },
 	{ "granite rapids", INTEL, 6, 0xad, 1, NULL, "spr", "Granite Rapids" },
 	{ "sierra forest", INTEL, 6, 0xaf, 3, NULL, "tmt", "Sierra Forest" },
+	{ "conroe-l", INTEL, 6, 0x16, 1, NULL, "core", "Core 2" },
+	{ "jasper lake", INTEL, 6, 0x9c, 0, NULL, "tmt", "Tremont" },
+	{ "knights corner", INTEL, 0x0b, 0x01, 1, "knc", NULL,
+	  "Knights Corner" },
 	{ "intel unknown model", INTEL, 6, 0x01, 0, NULL, NULL, NULL },
 	{ "netburst", INTEL, 15, 0x02, 9, "netburst", NULL, "NetBurst" },
 	{ "prescott", INTEL, 15, 0x04, 1, "netburst_p", NULL, "NetBurst" },
+	{ "netburst model 5", INTEL, 15, 0x05, 1, "netburst", NULL,
+	  "NetBurst" },
+	{ "netburst model 7", INTEL, 15, 0x07, 1, "netburst", NULL,
+	  "NetBurst" },
 	{ "intel unknown family", INTEL, 19, 0x01, 0, NULL, NULL, NULL },
 	{ "hygon", "HygonGenuine", 0x18, 0x00, 1, NULL, NULL, NULL },
 	{ "centaur", "CentaurHauls", 6, 0x0f, 0, NULL, NULL, NULL },
@@ -397,6 +422,127 @@ static void test_sweep(void)
 	}
 }
 
+/* One row of tests/data/libpfm_cpu_tables.tsv. */
+struct detect_row {
+	char vendor[16];
+	long family, model_lo, model_hi, stepping_lo, stepping_hi;
+	char table[64];
+};
+
+#define DETECT_DATA "tests/data/libpfm_cpu_tables.tsv"
+#define DETECT_ROWS_MAX 256
+
+static int detect_rows_read(struct detect_row *rows, int max)
+{
+	FILE *f = fopen(DETECT_DATA, "r");
+	char line[256];
+	int n = 0;
+
+	if (!ASSERT_TRUE(f != NULL,
+			 "open " DETECT_DATA " (run from the repository root)"))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct detect_row *r = &rows[n];
+		int got;
+
+		if (line[strspn(line, " \t\n")] == '\0' || line[0] == '#')
+			continue;
+		if (!ASSERT_LT(n, max, "rows fit"))
+			break;
+		got = sscanf(line, "%15s %li %li %li %li %li %63s", r->vendor,
+			     &r->family, &r->model_lo, &r->model_hi,
+			     &r->stepping_lo, &r->stepping_hi, r->table);
+		if (!ASSERT_EQ(got, 7, "row has seven fields"))
+			printf("    bad row: %s", line);
+		else
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* The expected table of a CPU: the first row that matches, or NULL. */
+static const char *detect_expected(const struct detect_row *rows, int nr,
+				   const char *vendor, int family, int model,
+				   int stepping)
+{
+	for (int i = 0; i < nr; i++) {
+		const struct detect_row *r = &rows[i];
+
+		if (!strcmp(r->vendor, vendor) && r->family == family &&
+		    model >= r->model_lo && model <= r->model_hi &&
+		    stepping >= r->stepping_lo && stepping <= r->stepping_hi)
+			return r->table;
+	}
+	return NULL;
+}
+
+/*
+ * The steppings of one model whose table is not the data's; the first
+ * few wrong ones are printed, up to *printed in all.
+ */
+static int detect_check_model(const struct detect_row *rows, int nr,
+			      const char *vendor, int fam, int model,
+			      long *with_table, int *printed)
+{
+	int wrong = 0;
+
+	for (int st = 0; st <= 15; st++) {
+		const char *want =
+			detect_expected(rows, nr, vendor, fam, model, st);
+		struct pmu_choice pc;
+
+		map(vendor, fam, model, st, &pc);
+		*with_table += want != NULL;
+		if (want ? pc.table && !strcmp(pc.table, want) : !pc.table)
+			continue;
+		wrong++;
+		if ((*printed)++ < 10)
+			printf("    %s family %#x model %#x stepping %d: %s, libpfm says %s\n",
+			       vendor, fam, model, st,
+			       pc.table ? pc.table : "no table",
+			       want ? want : "no table");
+	}
+	return wrong;
+}
+
+/*
+ * Every (vendor, family, model, stepping) gets the table libpfm's newest
+ * detection code gives it (the data file), or none when that is a table
+ * libpfm 4.13 lacks or there is none: never another one.
+ */
+static void test_libpfm_detection(void)
+{
+	static const char *const vendors[] = { AMD, INTEL };
+	static struct detect_row rows[DETECT_ROWS_MAX];
+	int nr = detect_rows_read(rows, DETECT_ROWS_MAX), printed = 0, w;
+	long triples = 0, with_table = 0, wrong = 0, wrong_models = 0;
+
+	if (nr <= 0)
+		return;
+	for (int i = 0; i < nr; i++)
+		if (!ASSERT_TRUE(libpfm_has(rows[i].table),
+				 "table of the data"))
+			printf("    libpfm 4.13 has no table %s\n",
+			       rows[i].table);
+	for (size_t v = 0; v < ARRAY_SIZE(vendors); v++) {
+		for (int fam = 0; fam <= 0x20; fam++) {
+			for (int model = 0; model <= 0xff; model++) {
+				w = detect_check_model(rows, nr, vendors[v],
+						       fam, model, &with_table,
+						       &printed);
+				wrong += w;
+				wrong_models += w > 0;
+				triples += 16;
+			}
+		}
+	}
+	printf("    %d rows; %ld (vendor, family, model, stepping) triples, %ld with a table; %ld disagree, in %ld models\n",
+	       nr, triples, with_table, wrong, wrong_models);
+	ASSERT_EQ(wrong, 0, "agrees with libpfm's detection");
+	ASSERT_GE(with_table, 1, "the data names tables");
+}
+
 static void test_read_env(void)
 {
 	char path[] = "/tmp/bpmc-cpuinfo-XXXXXX";
@@ -456,6 +602,7 @@ static const struct subtest tests[] = {
 	{ "map", test_map },
 	{ "map_names_in_libpfm", test_map_names_in_libpfm },
 	{ "sweep", test_sweep },
+	{ "libpfm_detection", test_libpfm_detection },
 	{ "read_env", test_read_env },
 	{ "read_missing", test_read_missing },
 	{ "read_proc", test_read_proc },

@@ -186,8 +186,24 @@ static void test_edit_distance(void)
 	ASSERT_EQ(edit_distance("same", "same"), 0, "equal");
 }
 
+/* Mount options and probe lists: whole words only. */
+static void test_comma_list_has(void)
+{
+	ASSERT_TRUE(comma_list_has("rw,memory", "memory"), "last");
+	ASSERT_TRUE(comma_list_has("memory,rw", "memory"), "first");
+	ASSERT_TRUE(comma_list_has("memory", "memory"), "alone");
+	ASSERT_TRUE(comma_list_has("batch,no_prealloc", "no_prealloc"),
+		    "after a comma");
+	ASSERT_TRUE(!comma_list_has("rw,memory_recursiveprot", "memory"),
+		    "a longer word");
+	ASSERT_TRUE(!comma_list_has("nomemory", "memory"), "a suffix");
+	ASSERT_TRUE(!comma_list_has("", "memory"), "empty");
+	ASSERT_TRUE(!comma_list_has(NULL, "memory"), "no list");
+}
+
 static const struct subtest tests[] = {
 	{ "edit_distance", test_edit_distance },
+	{ "comma_list_has", test_comma_list_has },
 	{ "parse_strict", test_parse_strict },
 	{ "parse_long_ok", test_parse_long_ok },
 	{ "parse_long_invalid", test_parse_long_invalid },

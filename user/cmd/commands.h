@@ -7,5 +7,8 @@ int cmd_record(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

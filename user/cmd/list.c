@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpmc list: the PMUs and their events, as plain text or JSON. */
+#include <ctype.h>
 #include <fnmatch.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib.h>
@@ -14,7 +15,7 @@
 #include "names/pfm.h"
 #include "names/sysfs_pmu.h"
 
-enum { OPT_PMU = OPT_LONG_ONLY, OPT_ALL, OPT_JSON };
+enum { OPT_PMU = OPT_LONG_ONLY, OPT_ALL, OPT_JSON, OPT_NAMES };
 
 static const struct cmd_option list_options[] = {
 	{ "pmu", OPT_PMU, required_argument, "TABLE",
@@ -22,6 +23,8 @@ static const struct cmd_option list_options[] = {
 	{ "all", OPT_ALL, no_argument, NULL,
 	  "include every libpfm table, not only this CPU's" },
 	{ "json", OPT_JSON, no_argument, NULL, "machine-readable output" },
+	/* For the shell completion: every name a line, and each NAME:UMASK. */
+	{ "names", OPT_NAMES, no_argument, NULL, NULL },
 	{},
 };
 
@@ -43,7 +46,7 @@ static const struct cmd_spec list_spec = {
 struct lister {
 	const char *pattern;
 	const char *pmu;
-	bool all, json;
+	bool all, json, names_only;
 	struct events *names;
 	struct json j;
 };
@@ -95,6 +98,27 @@ static bool event_matches(const struct lister *l, const char *pmu,
 	return false;
 }
 
+/*
+ * --names: the name, each NAME:UMASK, and perf's generic aliases as
+ * they are mostly written, in lower case (CPU-CLOCK: cpu-clock).
+ */
+static void print_event_names(const char *full, const char *pmu,
+			      const pfm_event_info_t *ev)
+{
+	pfm_event_attr_info_t a;
+
+	printf("%s\n", full);
+	if (!strcmp(pmu, "perf") && strncmp(ev->name, "PERF_COUNT_", 11)) {
+		for (const char *c = ev->name; *c; c++)
+			putchar(tolower((unsigned char)*c));
+		putchar('\n');
+	}
+	for (int i = 0; i < ev->nattrs; i++) {
+		if (pfm_umask_get(ev->idx, i, &a))
+			printf("%s:%s\n", full, a.name);
+	}
+}
+
 static void print_event(struct lister *l, const char *pmu,
 			const pfm_event_info_t *ev)
 {
@@ -102,6 +126,10 @@ static void print_event(struct lister *l, const char *pmu,
 	char full[512];
 
 	snprintf(full, sizeof(full), "%s::%s", pmu, ev->name);
+	if (l->names_only) {
+		print_event_names(full, pmu, ev);
+		return;
+	}
 	if (l->json) {
 		json_object_start(&l->j);
 		json_kv_string(&l->j, "name", full);
@@ -205,6 +233,10 @@ static int print_sysfs_event(const struct sysfs_event *ev, void *ctx)
 	snprintf(full, sizeof(full), "%s/%s/", ev->pmu, ev->event);
 	if (!name_matches(l, full))
 		return 0;
+	if (l->names_only) {
+		printf("%s\n", full);
+		return 0;
+	}
 	if (!l->json) {
 		printf("%s\n    sysfs alias: %s (type %d)\n", full, ev->terms,
 		       ev->type);
@@ -228,6 +260,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		l->pmu = arg;
 	else if (key == OPT_ALL)
 		l->all = true;
+	else if (key == OPT_NAMES)
+		l->names_only = true;
 	else
 		l->json = true;
 	return 0;
@@ -257,6 +291,12 @@ int cmd_list(int argc, char **argv)
 	if (warning)
 		p_warn("%s", warning);
 	json_init(&l.j, stdout);
+	if (l.names_only) {
+		list_table_events(&l);
+		sysfs_pmu__for_each_event(NULL, print_sysfs_event, &l);
+		events__free(l.names);
+		return 0;
+	}
 	if (l.json) {
 		json_object_start(&l.j);
 		json_key(&l.j, "pmus");

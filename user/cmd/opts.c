@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/opts.h"
+#include "common/error.h"
 #include "common/util.h"
 
 #define MAX_OPTIONS 64
@@ -15,6 +16,15 @@
 
 static const struct cmd_option help_option = { "help", 'h', no_argument, NULL,
 					       "this text" };
+/*
+ * Hidden: every spelling of every option that --help shows, one a line
+ * with its value's name ("-e EVENTS", "--check[=PCT]"), for the shell
+ * completion and the test that holds the man pages to these tables.
+ */
+#define OPT_LIST_OPTIONS (OPT_LONG_ONLY - 1)
+static const struct cmd_option list_options_option = {
+	"list-options", OPT_LIST_OPTIONS, no_argument, NULL, NULL
+};
 
 static bool has_short(const struct cmd_option *o)
 {
@@ -58,7 +68,11 @@ static void print_synopsis(const struct cmd_spec *spec, FILE *out)
 
 	col = indent = fprintf(out, "usage: bpmc %s", spec->name);
 	for (const struct cmd_option *o = spec->options; o->name; o++) {
-		int n = format_option(o, false, word, sizeof(word)) + 3;
+		int n;
+
+		if (!o->help)
+			continue;
+		n = format_option(o, false, word, sizeof(word)) + 3;
 
 		if (col + n > USAGE_WIDTH) {
 			col = fprintf(out, "\n%*s", indent, "") - 1;
@@ -98,8 +112,10 @@ void cmd_usage(const struct cmd_spec *spec, FILE *out)
 
 	print_synopsis(spec, out);
 	fprintf(out, "\n%s\n\nOPTIONS\n", spec->summary);
-	for (const struct cmd_option *o = spec->options; o->name; o++)
-		print_option(o, out);
+	for (const struct cmd_option *o = spec->options; o->name; o++) {
+		if (o->help)
+			print_option(o, out);
+	}
 	print_option(&help_option, out);
 	if (!spec->examples)
 		return;
@@ -111,15 +127,34 @@ void cmd_usage(const struct cmd_spec *spec, FILE *out)
 	}
 }
 
+static void list_options(const struct cmd_spec *spec, FILE *out)
+{
+	struct cmd_option o;
+	char word[128];
+
+	for (size_t i = 0, n = nr_options(spec); i <= n; i++) {
+		o = i < n ? spec->options[i] : help_option;
+		if (!o.help)
+			continue;
+		if (has_short(&o)) {
+			format_option(&o, false, word, sizeof(word));
+			fprintf(out, "%s\n", word);
+		}
+		o.key = OPT_LONG_ONLY; /* the long spelling alone */
+		format_option(&o, false, word, sizeof(word));
+		fprintf(out, "%s\n", word);
+	}
+}
+
 int cmd_refuse(const struct cmd_spec *spec, const char *fmt, ...)
 {
+	char msg[ERROR_LEN];
 	va_list ap;
 
-	fprintf(stderr, "bpmc: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see 'bpmc %s --help')\n", spec->name);
+	p_err("%s (see 'bpmc %s --help')", msg, spec->name);
 	return EXIT_USAGE;
 }
 
@@ -131,7 +166,7 @@ int cmd_exit_status(int err)
 int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	      cmd_option_fn fn, void *ctx, int *operand)
 {
-	struct option longs[MAX_OPTIONS + 2];
+	struct option longs[MAX_OPTIONS + 3];
 	char shorts[3 * MAX_OPTIONS + 4] = ":";
 	size_t n = nr_options(spec), s = 1;
 	struct error err = {};
@@ -157,13 +192,19 @@ int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		memmove(shorts + 1, shorts, s + 1);
 		shorts[0] = '+';
 	}
-	memset(&longs[n + 1], 0, sizeof(longs[n + 1]));
+	longs[n + 1] = (struct option){ list_options_option.name, no_argument,
+					NULL, list_options_option.key };
+	memset(&longs[n + 2], 0, sizeof(longs[n + 2]));
 
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		if (opt == 'h') {
 			cmd_usage(spec, stdout);
+			return -ECANCELED;
+		}
+		if (opt == OPT_LIST_OPTIONS) {
+			list_options(spec, stdout);
 			return -ECANCELED;
 		}
 		if (opt == ':') {

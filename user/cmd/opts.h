@@ -24,7 +24,11 @@ struct cmd_option {
 	int key; /* the short letter, or OPT_LONG_ONLY + n */
 	int has_arg; /* no_argument, required_argument, optional_argument */
 	const char *arg; /* the value's name in the usage: "MS" */
-	const char *help; /* may hold newlines */
+	/*
+	 * May hold newlines. NULL hides the option from --help and
+	 * --list-options: one for scripts alone (the completion).
+	 */
+	const char *help;
 };
 
 struct cmd_spec {

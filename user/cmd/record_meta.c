@@ -81,14 +81,27 @@ static void add_encoding(struct record_meta *m, const struct event_list *asked,
 			break;
 		}
 	}
+	const struct perf_event_attr *a = &ev->attr;
+	char mods[160];
+
+	/* perf's modifiers that are set, so the row says all it counts. */
+	snprintf(mods, sizeof(mods), "%s%s%s%s%s%s%s%s",
+		 a->exclude_user ? " exclude_user=1" : "",
+		 a->exclude_kernel ? " exclude_kernel=1" : "",
+		 a->exclude_hv ? " exclude_hv=1" : "",
+		 a->exclude_guest ? " exclude_guest=1" : "",
+		 a->exclude_host ? " exclude_host=1" : "",
+		 a->exclude_idle ? " exclude_idle=1" : "",
+		 a->pinned ? " pinned=1" : "",
+		 a->exclusive ? " exclusive=1" : "");
+	if (a->precise_ip)
+		snprintf(mods + strlen(mods), sizeof(mods) - strlen(mods),
+			 " precise_ip=%u", a->precise_ip);
 	add(m, "encoding", ev->name,
-	    "type=%u config=0x%llx config1=0x%llx config2=0x%llx%s%s%s leader=%s period=%llu freq=%u fstr=%s",
+	    "type=%u config=0x%llx config1=0x%llx config2=0x%llx%s leader=%s period=%llu freq=%u fstr=%s",
 	    ev->attr.type, (unsigned long long)ev->attr.config,
 	    (unsigned long long)ev->attr.config1,
-	    (unsigned long long)ev->attr.config2,
-	    ev->attr.exclude_user ? " exclude_user=1" : "",
-	    ev->attr.exclude_kernel ? " exclude_kernel=1" : "",
-	    ev->attr.exclude_hv ? " exclude_hv=1" : "",
+	    (unsigned long long)ev->attr.config2, mods,
 	    list->ev[ev->leader].name,
 	    ev->attr.freq ? 0ull : (unsigned long long)ev->attr.sample_period,
 	    ev->attr.freq ? (unsigned)ev->attr.sample_freq : 0, ev->fstr);

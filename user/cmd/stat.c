@@ -118,6 +118,15 @@ static bool is_clock(const char *name)
 	       !strncmp(name, "cpu-clock", 9);
 }
 
+/* "PMU/terms/" or "HEAD/terms/mods": modifiers go after the last slash. */
+static bool is_slash_form(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash && strchr(name, '/') != slash &&
+	       strspn(slash + 1, "ukhHGIDepP") == strlen(slash + 1);
+}
+
 /* Whether the name already says which mode it counts: "cycles:u",
  * "X:k=1", "cpu/event=0x3c/k". Such an event is counted whole. */
 static bool names_its_mode(const char *name)
@@ -153,9 +162,11 @@ static int configure_event(struct stat_event *ev, int *next_ctr, int nr_ctrs)
 			      nr_ctrs, nr_ctrs / 2);
 			return -E2BIG;
 		}
+		/* After PMU/terms/[mods] a modifier letter follows directly. */
 		snprintf(full, sizeof(full), "%.*s%s%s",
 			 (int)sizeof(ev->name) - 1, ev->name,
-			 ev->split ? ":" : "", ev->split ? mode[m] : "");
+			 ev->split && !is_slash_form(ev->name) ? ":" : "",
+			 ev->split ? mode[m] : "");
 		if (pmc_linux_event_id(full, &cfg.event_id, why, sizeof(why))) {
 			p_err("%s", why[0] ? why : strerror(errno));
 			return -EINVAL;

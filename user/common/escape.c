@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/escape.h"
 
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0: overlong
- * forms, surrogates and code points past U+10FFFF are not valid. */
-static size_t utf8_len(const unsigned char *s)
+size_t utf8_len(const unsigned char *s)
 {
 	unsigned c = s[0];
 	size_t n;
@@ -33,7 +32,12 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-void escape_text(struct strbuf *b, const char *s)
+/*
+ * backslash: escape it (text read back by unescape_text()), or leave it
+ * as typed (a message); quote: a character doubled on the way (a CSV
+ * field's '"'), or '\0' for none.
+ */
+static void escape(struct strbuf *b, const char *s, char quote, bool backslash)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = (const unsigned char *)s;
@@ -41,8 +45,19 @@ void escape_text(struct strbuf *b, const char *s)
 	size_t n;
 
 	while (*p) {
-		n = utf8_len(p);
-		if (n && *p >= 0x20 && *p != 0x7f && *p != '\\') {
+		/* Printable ASCII first: paths and names are mostly that. */
+		if (*p >= 0x20 && *p < 0x7f && *p != quote &&
+		    (*p != '\\' || !backslash)) {
+			p++;
+			continue;
+		}
+		if (*p == quote) { /* through the quote, which is doubled */
+			strbuf__put(b, (const char *)run, p + 1 - run);
+			run = p++;
+			continue;
+		}
+		n = *p < 0x80 ? 0 : utf8_len(p);
+		if (n) {
 			p += n;
 			continue;
 		}
@@ -57,6 +72,21 @@ void escape_text(struct strbuf *b, const char *s)
 		run = ++p;
 	}
 	strbuf__put(b, (const char *)run, p - run);
+}
+
+void escape_text(struct strbuf *b, const char *s)
+{
+	escape(b, s, '\0', true);
+}
+
+void escape_text_quoted(struct strbuf *b, const char *s, char quote)
+{
+	escape(b, s, quote, true);
+}
+
+void escape_message(struct strbuf *b, const char *s)
+{
+	escape(b, s, '\0', false);
 }
 
 void escape_prom_label(struct strbuf *b, const char *s)

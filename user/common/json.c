@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <math.h>
 
 #include "common/json.h"
 
@@ -99,6 +100,22 @@ void json_uint(struct json *j, uint64_t v)
 {
 	json_value_begin(j);
 	fprintf(j->out, "%" PRIu64, v);
+}
+
+/* NaN and infinities are not JSON: null. */
+void json_double(struct json *j, double v)
+{
+	json_value_begin(j);
+	if (isfinite(v))
+		fprintf(j->out, "%.9g", v);
+	else
+		fputs("null", j->out);
+}
+
+void json_kv_double(struct json *j, const char *key, double v)
+{
+	json_key(j, key);
+	json_double(j, v);
 }
 
 void json_bool(struct json *j, bool v)

@@ -25,9 +25,11 @@ void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s);
 void json_uint(struct json *j, uint64_t v);
 void json_bool(struct json *j, bool v);
+void json_double(struct json *j, double v); /* null when not finite */
 /* key + value shorthands */
 void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_uint(struct json *j, const char *key, uint64_t v);
 void json_kv_bool(struct json *j, const char *key, bool v);
+void json_kv_double(struct json *j, const char *key, double v);
 
 #endif

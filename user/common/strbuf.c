@@ -13,25 +13,9 @@ void strbuf__init(struct strbuf *b, char *buf, size_t cap, size_t len)
 		buf[b->len] = '\0';
 }
 
-void strbuf__put(struct strbuf *b, const char *s, size_t n)
-{
-	if (b->truncated || n >= b->cap - b->len) {
-		b->truncated = true;
-		return;
-	}
-	memcpy(b->buf + b->len, s, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-}
-
 void strbuf__puts(struct strbuf *b, const char *s)
 {
 	strbuf__put(b, s, strlen(s));
-}
-
-void strbuf__putc(struct strbuf *b, char c)
-{
-	strbuf__put(b, &c, 1);
 }
 
 void strbuf__put_u64(struct strbuf *b, uint64_t v)

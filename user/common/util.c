@@ -1,21 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "common/util.h"
 
 bool verbose;
 
+/*
+ * Messages name their culprit, which may be anybody's bytes (an event
+ * name, a path): a control character or a byte that is not UTF-8 is
+ * written \\xHH, so that none reaches the terminal and a message stays
+ * one line.
+ */
 static void vprint(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "bpmc: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[4096], out[4 * sizeof(msg)];
+	struct strbuf b;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf__init(&b, out, sizeof(out), 0);
+	escape_message(&b, msg);
+	fprintf(stderr, "bpmc: %s%s\n", prefix, out);
 }
 
 #define DEFINE_PRINTER(name, prefix)     \
@@ -123,6 +135,21 @@ uint64_t clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+int reserve_blocks(int fd, uint64_t at, size_t len)
+{
+	if (!len || !fallocate(fd, FALLOC_FL_KEEP_SIZE, at, len))
+		return 0;
+	switch (errno) {
+	case EOPNOTSUPP:
+	case ENOSYS:
+	case ESPIPE:
+	case ENODEV:
+	case EINVAL:
+		return 0;
+	}
+	return -errno;
+}
+
 int read_file_str(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
@@ -136,6 +163,17 @@ int read_file_str(const char *path, char *buf, size_t len)
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
+}
+
+bool comma_list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && (p = strstr(p, word)); p += n) {
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	}
+	return false;
 }
 
 int read_file_long(const char *path, long *out)

@@ -46,9 +46,21 @@ uint64_t clock_ns(clockid_t clock);
  * (-EIO for a write that wrote nothing). */
 int write_full(int fd, const void *data, size_t len);
 
+/*
+ * Reserves the blocks of fd's [at, at + len) without changing its size
+ * (fallocate, FALLOC_FL_KEEP_SIZE), so that a write there cannot stop
+ * half-way on a full disk: a reader never sees part of it. 0 also where
+ * fd cannot reserve (a pipe, a filesystem without it): the write tells
+ * then; else -errno (-ENOSPC, -EDQUOT).
+ */
+int reserve_blocks(int fd, uint64_t at, size_t len);
+
 /* Reads a small sysfs/procfs file into buf, NUL-terminated, newline cut. */
 int read_file_str(const char *path, char *buf, size_t len);
 int read_file_long(const char *path, long *out);
+
+/* True when the comma-separated list holds word, whole. */
+bool comma_list_has(const char *list, const char *word);
 
 /* Levenshtein distance, ignoring case; strings longer than 255 count
  * as 255 characters. */

@@ -104,6 +104,57 @@ static bool counts_without_sampling(const struct perf_event_attr *attr, int cpu)
 	return true;
 }
 
+/* kernel.perf_event_paranoid, or the kernel's default 2 if unreadable. */
+static long perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	long level = 2;
+
+	if (f) {
+		if (fscanf(f, "%ld", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+/*
+ * Without CAP_PERFMON, kernel.perf_event_paranoid decides: 2 (the
+ * default) lets a process count its own user space, 1 its kernel time
+ * too, 0 or less whole CPUs; 3 (Debian's patch) nothing. Say what would
+ * count, not only what did not.
+ */
+static const char *not_permitted(const struct event *ev,
+				 const struct perf_event_attr *attr, int cpu,
+				 char *buf, size_t len)
+{
+	long level = perf_paranoid();
+	size_t n = strlen(ev->name);
+
+	if (level >= 3)
+		snprintf(
+			buf, len,
+			"not permitted: kernel.perf_event_paranoid is %ld, so only CAP_PERFMON or root may count",
+			level);
+	else if (cpu >= 0 && level >= 1)
+		snprintf(
+			buf, len,
+			"not permitted: counting a whole CPU needs CAP_PERFMON or root (or kernel.perf_event_paranoid 0 or less; it is %ld)",
+			level);
+	else if (!attr->exclude_kernel && level >= 2)
+		snprintf(
+			buf, len,
+			"not permitted: kernel.perf_event_paranoid is %ld, so without CAP_PERFMON or root only user space counts: '%s%s' would",
+			level, ev->name,
+			n && ev->name[n - 1] == '/' ? "u" : ":u");
+	else
+		snprintf(
+			buf, len,
+			"not permitted: needs CAP_PERFMON or root (kernel.perf_event_paranoid is %ld)",
+			level);
+	return buf;
+}
+
 const char *counters__open_reason(const struct event *ev,
 				  const struct perf_event_attr *attr, int cpu,
 				  int err, char *buf, size_t len)
@@ -136,7 +187,7 @@ const char *counters__open_reason(const struct event *ev,
 		return "not supported by its PMU";
 	case EACCES:
 	case EPERM:
-		return "not permitted: bpmc needs CAP_PERFMON or root";
+		return not_permitted(ev, attr, cpu, buf, len);
 	case EMFILE:
 		return "too many open files (raise ulimit -n)";
 	default:
@@ -217,7 +268,7 @@ static int open_one(struct counters *c, int e, int cpu, struct error *error)
 	const struct event *ev = &events->ev[e];
 	bool member = ev->leader != e;
 	struct perf_event_attr attr;
-	char reason[160];
+	char reason[COUNTER_REASON_LEN];
 	int fd, err;
 
 	counters__attr(&attr, ev, member, &c->opts);

@@ -98,7 +98,7 @@ void counters__attr(struct perf_event_attr *attr, const struct event *ev,
 int counters__pmu_cpus(__u32 attr_type, bool *cpus, int nr_cpus);
 
 /* --best-effort: whether an event of a list opens on this host. */
-#define COUNTER_REASON_LEN 160
+#define COUNTER_REASON_LEN 256
 struct counter_probe {
 	bool ok;
 	char reason[COUNTER_REASON_LEN]; /* why not, in words */

@@ -11,6 +11,7 @@
 
 #include "identity/cgroups.h"
 #include "common/error.h"
+#include "common/util.h"
 
 /*
  * The info is allocated once and never changes: rows being drained hold
@@ -49,13 +50,29 @@ struct cgroups {
 /* True when the comma-separated list opts holds the word. */
 static bool has_option(const char *opts, const char *word)
 {
-	size_t n = strlen(word);
+	return comma_list_has(opts, word);
+}
 
-	for (const char *p = opts; (p = strstr(p, word)); p += n) {
-		if ((p == opts || p[-1] == ',') && (!p[n] || p[n] == ','))
-			return true;
+/*
+ * mountinfo writes a space, tab, newline and backslash in a path as
+ * \040, \011, \012 and \134 (the kernel's show_path()): the field is
+ * not the path until they are decoded, in place.
+ */
+static void mountinfo_unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 |
+				 (s[3] - '0');
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
 	}
-	return false;
+	*out = '\0';
 }
 
 /*
@@ -82,6 +99,7 @@ static int find_mount(const char *mountinfo, const char *controller, char *out,
 			continue;
 		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
 			continue;
+		mountinfo_unescape(mnt);
 		snprintf(out, len, "%s", mnt);
 		err = 0;
 	}
@@ -92,6 +110,12 @@ static int find_mount(const char *mountinfo, const char *controller, char *out,
 int cgroups__find_mount(const char *mountinfo, char *out, size_t len)
 {
 	return find_mount(mountinfo, NULL, out, len);
+}
+
+int cgroups__find_v1_mount(const char *mountinfo, const char *controller,
+			   char *out, size_t len)
+{
+	return find_mount(mountinfo, controller, out, len);
 }
 
 int cgroups__v1_controller(const char *controller, int *ssid,
@@ -342,39 +366,242 @@ uint64_t cgroups__root_id(const struct cgroups *cg)
 	return stat(cg->mount, &st) ? 0 : st.st_ino;
 }
 
-void cgroups__learn(struct cgroups *cg, uint64_t id, uint32_t hierarchy_id,
-		    const char *path)
+/*
+ * The name in directory fd of its subdirectory ino, into out (len bytes).
+ * Takes fd.
+ */
+static int name_of(int fd, uint64_t ino, char *out, size_t len)
 {
-	if (hierarchy_id == cg->hierarchy_id && id && path[0] == '/')
+	DIR *dir = fdopendir(fd);
+	struct dirent *de;
+	int err = -ENOENT;
+
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	while (err && (de = readdir(dir))) {
+		if (de->d_ino != ino || de->d_type != DT_DIR ||
+		    !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		err = snprintf(out, len, "%s", de->d_name) < (int)len ?
+			      0 :
+			      -ENAMETOOLONG;
+	}
+	closedir(dir);
+	return err;
+}
+
+/*
+ * The path under the mount of the directory fd, built from its end up
+ * through "..", one name per level: of any length, where readlink() on
+ * /proc/self/fd stops at PATH_MAX. Takes fd. -EXDEV if it is not under
+ * the mount.
+ */
+static int path_of_dir(const struct cgroups *cg, int fd, char *out, size_t len)
+{
+	char name[256];
+	struct stat st, up, root;
+	size_t at = len - 1, n;
+	int parent, err = 0;
+
+	out[at] = '\0';
+	if (stat(cg->mount, &root) || fstat(fd, &st))
+		err = -errno;
+	while (!err && st.st_ino != root.st_ino) {
+		parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (parent < 0 || fstat(parent, &up)) {
+			err = parent < 0 ? -errno : -EIO;
+			if (parent >= 0)
+				close(parent);
+			break;
+		}
+		if (up.st_dev != root.st_dev || up.st_ino == st.st_ino) {
+			close(parent);
+			err = -EXDEV;
+			break;
+		}
+		err = name_of(dup(parent), st.st_ino, name, sizeof(name));
+		n = strlen(name);
+		if (!err && n + 1 >= at)
+			err = -ENAMETOOLONG;
+		if (!err) {
+			at -= n;
+			memcpy(out + at, name, n);
+			out[--at] = '/';
+		}
+		close(fd);
+		fd = parent;
+		st = up;
+	}
+	close(fd);
+	if (err)
+		return err;
+	if (at == len - 1)
+		out[--at] = '/';
+	memmove(out, out + at, len - at);
+	return 0;
+}
+
+/* The kernel's include/linux/exportfs.h; no uapi header has it. */
+#define FILEID_KERNFS 0xfe
+
+/*
+ * A live cgroup's path from its id: kernfs takes the id as a file handle
+ * (FILEID_KERNFS). Needs CAP_DAC_READ_SEARCH; -ESTALE once it is gone.
+ */
+static int path_by_id(const struct cgroups *cg, uint64_t id, char *out,
+		      size_t len)
+{
+	union {
+		struct file_handle fh;
+		char bytes[sizeof(struct file_handle) + sizeof(uint64_t)];
+	} h = { .fh = { .handle_bytes = sizeof(uint64_t),
+			.handle_type = FILEID_KERNFS } };
+	int mfd, fd;
+
+	memcpy(h.fh.f_handle, &id, sizeof(id));
+	mfd = open(cg->mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0)
+		return -errno;
+	fd = open_by_handle_at(mfd, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+	close(mfd);
+	return fd < 0 ? fd : path_of_dir(cg, fd, out, len);
+}
+
+/*
+ * What a captured start of a path says when the rest is lost: its whole
+ * components and "/...(cut)" (docs/csv-schema.md), never taken for a
+ * whole path.
+ */
+static void cut_marker(const char *start, char *out, size_t len)
+{
+	const char *end = strrchr(start, '/');
+
+	snprintf(out, len, "%.*s/...(cut)", (int)(end ? end - start : 0),
+		 start);
+}
+
+/*
+ * The mkdir capture holds the first BPMC_CGROUP_PATH_LEN - 1 bytes of a
+ * path: a longer one is completed from the tree while the cgroup exists,
+ * by its id or, without the privilege for that, by a walk; one already
+ * gone keeps the start it had, marked. Nested long cgroups would
+ * otherwise share one wrong path.
+ */
+static void learn_cut(struct cgroups *cg, uint64_t id, const char *start)
+{
+	static __thread char path[65536];
+	int err;
+
+	if (cache_find(cg, id))
+		return;
+	err = path_by_id(cg, id, path, sizeof(path));
+	if (!err) {
 		cache_put(cg, id, path);
+		return;
+	}
+	if (err != -ESTALE && !cg->scanned_this_interval) {
+		cgroups__scan(cg);
+		if (cache_find(cg, id))
+			return;
+	}
+	cut_marker(start, path, sizeof(path));
+	cache_put(cg, id, path);
+}
+
+void cgroups__learn(struct cgroups *cg, uint64_t id, uint32_t hierarchy_id,
+		    const char *path, bool cut)
+{
+	if (hierarchy_id != cg->hierarchy_id || !id || path[0] != '/')
+		return;
+	if (cut)
+		learn_cut(cg, id, path);
+	else
+		cache_put(cg, id, path);
+}
+
+int cgroups__canonical_path(const char *path, char *out, size_t len, int *depth)
+{
+	size_t n = 0, c;
+	const char *p = path;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	*depth = 0;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		c = strcspn(p, "/");
+		if (!c || (c == 1 && p[0] == '.')) {
+			/* an empty or "." component names no step */
+		} else if (c == 2 && p[0] == '.' && p[1] == '.') {
+			if (!*depth)
+				return -EXDEV;
+			while (out[--n] != '/')
+				;
+			--*depth;
+		} else {
+			if (n + 1 + c >= len)
+				return -ENAMETOOLONG;
+			out[n++] = '/';
+			memcpy(out + n, p, c);
+			n += c;
+			++*depth;
+		}
+		p += c;
+	}
+	if (len < 2)
+		return -ENAMETOOLONG;
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	return 0;
+}
+
+int cgroups__list_next(const char **list, char *out, size_t len)
+{
+	const char *p = *list;
+	size_t n = 0;
+
+	for (; *p && *p != ','; p++) {
+		if (*p == '\\' && (p[1] == ',' || p[1] == '\\'))
+			p++;
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+	*list = *p ? p + 1 : NULL;
+	return n ? 0 : -EINVAL;
 }
 
 int cgroups__resolve(struct cgroups *cg, const char *path, uint64_t *id,
 		     int *level)
 {
-	char full[4096];
-	const char *rel = path;
+	char full[8192], rel[4096];
+	const char *from = path;
 	struct stat st;
-	int depth = 0;
+	int err, depth;
 
 	/* Relative to the mount, or absolute under it. */
 	if (cg->mount_len && !strncmp(path, cg->mount, cg->mount_len) &&
 	    (path[cg->mount_len] == '/' || !path[cg->mount_len]))
-		rel = path + cg->mount_len;
-	if (rel[0] != '/' && rel[0])
-		return -EINVAL;
-	snprintf(full, sizeof(full), "%s%s", cg->mount, rel);
+		from = path[cg->mount_len] ? path + cg->mount_len : "/";
+	err = cgroups__canonical_path(from, rel, sizeof(rel), &depth);
+	if (err)
+		return err;
+	snprintf(full, sizeof(full), "%.*s%s", (int)cg->mount_len, cg->mount,
+		 rel);
 	if (stat(full, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	for (const char *p = rel; *p; p++) {
-		if (*p == '/' && p[1] && p[1] != '/')
-			depth++;
-	}
 	*id = st.st_ino;
 	*level = depth;
-	cache_put(cg, st.st_ino, *rel ? rel : "/");
+	cache_put(cg, st.st_ino, rel);
 	return 0;
 }
 

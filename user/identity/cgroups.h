@@ -6,6 +6,7 @@
 #ifndef BPMC_CGROUPS_H
 #define BPMC_CGROUPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,8 +21,12 @@ struct cgroup_info {
 	struct container_ref ref;
 };
 
-/* Finds the cgroup2 mount in mountinfo (NULL: /proc/self/mountinfo). */
+/* Finds the cgroup2 mount in mountinfo (NULL: /proc/self/mountinfo),
+ * its \ooo escapes decoded. */
 int cgroups__find_mount(const char *mountinfo, char *out, size_t len);
+/* Finds the cgroup v1 mount that holds controller. */
+int cgroups__find_v1_mount(const char *mountinfo, const char *controller,
+			   char *out, size_t len);
 /* A v1 controller's subsystem id and hierarchy id, from /proc/cgroups. */
 int cgroups__v1_controller(const char *controller, int *ssid,
 			   uint32_t *hierarchy_id);
@@ -48,11 +53,30 @@ uint64_t cgroups__root_id(const struct cgroups *cg);
  * cgroups__new_interval() or cgroups__sweep().
  */
 const struct cgroup_info *cgroups__lookup(struct cgroups *cg, uint64_t id);
-/* Records a cgroup seen being made (ignored for other hierarchies). */
+/*
+ * Records a cgroup seen being made (ignored for other hierarchies); cut:
+ * path is only the start of the real one, which is then looked up by id.
+ */
 void cgroups__learn(struct cgroups *cg, uint64_t id, uint32_t hierarchy_id,
-		    const char *path);
-/* -G: a path (relative to the mount, or absolute under it) -> its id and
- * depth below the root. */
+		    const char *path, bool cut);
+/*
+ * A cgroup path from the mount's root (starting with '/'), without its
+ * empty, "." and ".." components: "/a//b/./c/.." is "/a/b", at depth 2.
+ * -EXDEV when ".." would leave the root, -EINVAL without a leading '/'.
+ */
+int cgroups__canonical_path(const char *path, char *out, size_t len,
+			    int *depth);
+/*
+ * The next path of a -G list into out: the list is split at commas; "\,"
+ * is a comma of the name and "\\" a backslash, any other backslash is
+ * itself (systemd's names hold "\x2d"). *list moves past it, to NULL
+ * after the last. -EINVAL for an empty path.
+ */
+int cgroups__list_next(const char **list, char *out, size_t len);
+/*
+ * -G: a path (relative to the mount, or absolute under it) -> its id and
+ * depth below the root, counted on its canonical form.
+ */
 int cgroups__resolve(struct cgroups *cg, const char *path, uint64_t *id,
 		     int *level);
 /*

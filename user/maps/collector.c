@@ -22,6 +22,7 @@ struct collector {
 	struct bpf_link **fd_links;
 	int nr_fd_links;
 	int nr_cpus;
+	size_t value_size; /* the counts maps': BPMC_VALUE_SIZE(nr_events) */
 	struct bpmc_slot *slot_buf; /* a slot read back from the map */
 	uint64_t *drop_buf; /* one per possible CPU */
 	uint64_t drops_seen[BPMC_DROP_NR];
@@ -90,6 +91,7 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 	c->skel->rodata->nr_events = opts->nr_events;
 	c->skel->rodata->nr_cpus = c->nr_cpus;
 	c->skel->rodata->exact = opts->exact;
+	c->skel->rodata->no_mux = opts->no_mux;
 	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
 		c->skel->rodata->group_leader[e] =
 			e < opts->nr_events ? opts->leader[e] : e;
@@ -101,6 +103,17 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 	}
 	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
 	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
+	if (opts->no_prealloc) {
+		bpf_map__set_map_flags(c->skel->maps.counts_0,
+				       BPF_F_NO_PREALLOC);
+		bpf_map__set_map_flags(c->skel->maps.counts_1,
+				       BPF_F_NO_PREALLOC);
+	}
+	/* Only the run's events: what the kernel copies out per key, and
+	 * the memory of both hashes, shrink with them. */
+	c->value_size = BPMC_VALUE_SIZE(opts->nr_events);
+	bpf_map__set_value_size(c->skel->maps.counts_0, c->value_size);
+	bpf_map__set_value_size(c->skel->maps.counts_1, c->value_size);
 	bpf_map__set_max_entries(c->skel->maps.slots, c->nr_cpus *
 							      BPMC_GENERATIONS *
 							      BPMC_SLOT_WAYS);
@@ -135,6 +148,26 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 cleanup:
 	collector__destroy(c);
 	return err;
+}
+
+/*
+ * The kernel's htab_map_mem_usage(): per element a struct htab_elem of
+ * 48 bytes, the key and the value rounded to 8, one 16-byte bucket per
+ * power of two at or above max_entries, and the memory allocator's
+ * 8-byte node when not preallocated. bench/keys_cost and
+ * test_record_max_keys compare it with the kernel's fdinfo memlock.
+ */
+uint64_t collector__keys_bytes(const struct collector_opts *opts)
+{
+	uint64_t n = opts->max_keys, buckets = 1;
+	uint64_t value = BPMC_VALUE_SIZE(opts->nr_events);
+	uint64_t elem = 48 + ((sizeof(struct bpmc_key) + 7) & ~7ull) +
+			((value + 7) & ~7ull) + (opts->no_prealloc ? 8 : 0);
+
+	while (buckets < n)
+		buckets *= 2;
+	return 2 * (n * elem + buckets * 16) +
+	       n * (sizeof(struct bpmc_key) + value);
 }
 
 static int attach_prog(struct collector *c, struct bpf_program *prog,
@@ -302,7 +335,9 @@ static int interval_data__reserve(struct interval_data *d, size_t nr)
 	if (!k)
 		return -ENOMEM;
 	d->keys = k;
-	v = realloc(d->values, cap * sizeof(*d->values));
+	/* A whole struct past the last value: a pointer to any entry as a
+	 * struct bpmc_value never points past the buffer. */
+	v = realloc(d->values, cap * d->value_size + sizeof(struct bpmc_value));
 	if (!v)
 		return -ENOMEM;
 	d->values = v;
@@ -339,7 +374,8 @@ static int take_counts_one_by_one(int map_fd, struct interval_data *d,
 		return -errno;
 	for (size_t i = 0; i < n; i++) {
 		if (bpf_map_lookup_elem(map_fd, &d->keys[first + i],
-					&d->values[d->nr]))
+					(char *)d->values +
+						d->nr * d->value_size))
 			continue; /* cannot happen: nothing else deletes */
 		d->keys[d->nr] = d->keys[first + i];
 		d->nr++;
@@ -365,10 +401,10 @@ static int take_counts(int map_fd, struct interval_data *d, uint32_t max_keys)
 		if (err)
 			return err;
 		count = max_keys;
-		err = bpf_map_lookup_and_delete_batch(map_fd, in, &out_batch,
-						      d->keys + d->nr,
-						      d->values + d->nr, &count,
-						      &opts);
+		err = bpf_map_lookup_and_delete_batch(
+			map_fd, in, &out_batch, d->keys + d->nr,
+			(char *)d->values + d->nr * d->value_size, &count,
+			&opts);
 		if (err && errno != ENOENT)
 			return -errno;
 		d->nr += count;
@@ -399,7 +435,8 @@ static int take_slots(struct collector *c, __u32 g, struct interval_data *d)
 		if (!s->key.cgroup_id || s->skip)
 			continue;
 		d->keys[d->nr] = s->key;
-		d->values[d->nr] = s->value;
+		memcpy((char *)d->values + d->nr * d->value_size, &s->value,
+		       d->value_size);
 		d->nr++;
 		memset(s, 0, sizeof(*s));
 		if (bpf_map_update_elem(fd, &idx, s, BPF_ANY))
@@ -447,6 +484,11 @@ int collector__take_retired(struct collector *c, struct interval_data *d)
 
 	c->gen ^= 1;
 	d->nr = 0;
+	if (d->value_size != c->value_size) {
+		/* Sized for another stride (or none yet): start over. */
+		interval_data__free(d);
+		d->value_size = c->value_size;
+	}
 	map = old ? c->skel->maps.counts_1 : c->skel->maps.counts_0;
 	err = (c->batch ? take_counts : take_counts_one_by_one)(
 		bpf_map__fd(map), d, bpf_map__max_entries(map));

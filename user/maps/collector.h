@@ -15,8 +15,14 @@ struct collector_opts {
 	bool key_tgid; /* process or thread rows requested */
 	bool key_tid; /* thread rows requested */
 	uint32_t max_keys; /* distinct keys per interval */
+	/* The counts hashes allocate as keys come: collector__probe()
+	 * says whether the kernel lets a perf_event program use them so. */
+	bool no_prealloc;
 	int nr_events;
 	bool exact; /* read counters at context switches */
+	/* No event can be multiplexed (all software): the BPF side reads
+	 * counts alone, without enabled/running times. */
+	bool no_mux;
 	int leader[BPMC_MAX_EVENTS]; /* each event's group leader */
 	int v1_subsys; /* --cgroup-v1 controller's subsystem id, or -1 */
 	int nr_filters; /* -G subtrees */
@@ -27,12 +33,34 @@ struct collector_opts {
 	bool no_batch; /* take the counts one key at a time */
 };
 
+/*
+ * Up to this many keys the counts hashes are preallocated: each insert
+ * then pops a free list, and the batch take of 100k keys costs 54 ms of
+ * CPU where hashes that allocate as keys come take 78 (bench/export_cost,
+ * alternated; 48 against 64 ms at 64k keys). Beyond it, the
+ * preallocation itself is the hazard: the kernel fills both hashes' free
+ * lists in one system call that nothing interrupts, 0.8 s at 1M keys and
+ * 2.5 s at 4M here (bench/keys_cost), soft lockups at 16M on a loaded
+ * host (issue 18). 1M is where it stays under a second.
+ */
+#define COLLECTOR_PREALLOC_MAX_KEYS (1 << 20)
+
+/*
+ * The most memory the counts cost with opts (max_keys, nr_events,
+ * no_prealloc): both hashes full, as the kernel accounts them (element
+ * header, key, value, bucket, the allocator's node when not
+ * preallocated), and the interval's copy that user space takes.
+ */
+uint64_t collector__keys_bytes(const struct collector_opts *opts);
+
 /* What the kernel offers where bpmc can do without it. */
 struct collector_features {
 	bool ringbuf; /* BPF ring buffer and tp_btf/cgroup_mkdir */
 	bool batch; /* bpf_map_lookup_and_delete_batch on hashes */
+	/* perf_event programs may use a hash that is not preallocated */
+	bool no_prealloc;
 	/* What each missing one costs, for the command to say once. */
-	const char *fallback[2];
+	const char *fallback[3];
 	int nr_fallbacks;
 };
 
@@ -46,13 +74,27 @@ struct collector_features {
 int collector__probe(const struct collector_opts *opts,
 		     struct collector_features *f, struct error *err);
 
-/* What one interval attributed: one entry per distinct key. */
+/*
+ * What one interval attributed: one entry per distinct key. The values
+ * are packed as the counts maps hold them, value_size bytes apart (a
+ * struct bpmc_value cut after the run's last event; 0 is the whole
+ * struct): read them with interval_data__value(), never past nr_events.
+ */
 struct interval_data {
 	struct bpmc_key *keys;
-	struct bpmc_value *values;
+	void *values;
+	size_t value_size;
 	size_t nr, cap;
 	uint64_t drops[BPMC_DROP_NR]; /* lost in this interval */
 };
+
+static inline const struct bpmc_value *
+interval_data__value(const struct interval_data *d, size_t i)
+{
+	size_t size = d->value_size ? d->value_size : sizeof(struct bpmc_value);
+
+	return (const struct bpmc_value *)((const char *)d->values + i * size);
+}
 
 struct collector;
 

@@ -15,19 +15,13 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "common/util.h"
 #include "maps/collector.h"
 
 /* Test-only: BPMC_TEST_PROBE_FAIL=name[,name...] reports those missing. */
 static bool forced_missing(const char *name)
 {
-	const char *list = getenv("BPMC_TEST_PROBE_FAIL");
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && (p = strstr(p, name)); p += n) {
-		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
-			return true;
-	}
-	return false;
+	return comma_list_has(getenv("BPMC_TEST_PROBE_FAIL"), name);
 }
 
 /* r0 = 0; exit */
@@ -99,6 +93,50 @@ static bool has_batch(void)
 	return ok;
 }
 
+/*
+ * A perf_event program that looks up a hash made with BPF_F_NO_PREALLOC
+ * loads: before the BPF memory allocator (Linux 6.1) the verifier
+ * refused it, for allocating in NMI context could deadlock.
+ */
+static bool has_no_prealloc(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_NO_PREALLOC);
+	int map = bpf_map_create(BPF_MAP_TYPE_HASH, "bpmc_probe", 8, 8, 1,
+				 &mopts),
+	    fd;
+	/* *(u64 *)(r10 - 8) = 0; r1 = map; r2 = r10 - 8;
+	 * call bpf_map_lookup_elem; r0 = 0; exit */
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_DW,
+		  .dst_reg = BPF_REG_10,
+		  .off = -8 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM,
+		  .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_FD,
+		  .imm = map },
+		{},
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X,
+		  .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K,
+		  .dst_reg = BPF_REG_2,
+		  .imm = -8 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	if (map < 0)
+		return false;
+	fd = bpf_prog_load(BPF_PROG_TYPE_PERF_EVENT, "bpmc_probe", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), NULL);
+	close(map);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 static bool probed(const char *name, bool present)
 {
 	return present && !forced_missing(name);
@@ -154,6 +192,11 @@ int collector__probe(const struct collector_opts *opts,
 						      NULL) == 1) &&
 		     probed("tp_btf", has_tp_btf("cgroup_mkdir"));
 	f->batch = probed("batch", has_batch());
+	f->no_prealloc = opts->max_keys > COLLECTOR_PREALLOC_MAX_KEYS &&
+			 probed("no_prealloc", has_no_prealloc());
+	if (opts->max_keys > COLLECTOR_PREALLOC_MAX_KEYS && !f->no_prealloc)
+		f->fallback[f->nr_fallbacks++] =
+			"this kernel lets no perf_event program use a hash that is not preallocated (Linux 6.1 does): the --max-keys hashes are preallocated, which stalls a CPU in the kernel for about a second per million keys";
 	if (!f->ringbuf)
 		f->fallback[f->nr_fallbacks++] =
 			"this kernel has no BPF ring buffer or no tp_btf/cgroup_mkdir (Linux 5.8 has both): recording without the capture of new cgroups' paths, so a cgroup made and removed within one interval has rows without a path";

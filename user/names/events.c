@@ -9,10 +9,13 @@
 
 #include "common/util.h"
 #include "names/events.h"
+#include "names/kernel_pmu.h"
 #include "names/pfm.h"
+#include "names/perf_grammar.h"
 #include "names/pmu_table.h"
 #include "names/suggest.h"
 #include "names/sysfs_pmu.h"
+#include "names/tracepoint.h"
 
 struct events {
 	bool forced; /* --pmu given */
@@ -112,10 +115,22 @@ static int pfm_encode(const char *name, struct event *ev)
 	arg.attr = &ev->attr;
 	arg.size = sizeof(arg);
 	arg.fstr = &fstr;
-	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+	/* perf's default: every privilege level, the hypervisor's too. */
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3 | PFM_PLMH,
 					PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret == PFM_SUCCESS)
 		snprintf(ev->fstr, sizeof(ev->fstr), "%s", fstr ? fstr : name);
+	/* libpfm excludes the guest unless told (mg=, mh=); perf does not. */
+	if (ret == PFM_SUCCESS && !strstr(name, ":mg") &&
+	    !strstr(name, ":mh")) {
+		char *mg = strstr(ev->fstr, ":mg=0:mh=1");
+
+		ev->attr.exclude_guest = 0;
+		ev->attr.exclude_host = 0;
+		/* The full form says so too, and re-encodes the same. */
+		if (mg)
+			mg[4] = '1';
+	}
 	free(fstr);
 	return ret;
 }
@@ -211,30 +226,33 @@ static int check_rate_terms(const char *name, struct error *err)
 	return 0;
 }
 
-int events__encode(struct events *e, const char *name, struct event *ev,
-		   struct error *err)
+/* A group's modifiers on a name libpfm encoded: perf's meaning. */
+static int add_group_mods(const char *name, const char *group, struct event *ev,
+			  struct error *err)
 {
-	char qualified[EVENT_NAME_LEN + 64], hint[256] = "";
+	struct perf_mods m;
+	char text[16];
 	int ret;
 
-	memset(ev, 0, sizeof(*ev));
-	if (strlen(name) >= sizeof(ev->name))
-		return error__set(err, ENAMETOOLONG,
-				  "event name '%.40s...' is too long", name);
-	strcpy(ev->name, name);
-	if (sysfs_pmu__is_syntax(name)) {
-		ret = sysfs_pmu__encode(NULL, name, &ev->attr, ev->fstr,
-					sizeof(ev->fstr), err);
-		if (ret == -ENOENT) {
-			suggest__event(name, events__core_table(e),
-				       events__nearest_table(e), hint,
-				       sizeof(hint));
-			error__append(err, "%s", hint);
-		}
-		if (ret)
-			return ret;
-		goto done;
-	}
+	perf_mods__from_attr(&ev->attr, &m);
+	ret = perf_mods__parse(group, name, &m, err);
+	if (ret)
+		return ret;
+	perf_mods__apply(&m, &ev->attr);
+	perf_mods__format(&m, text, sizeof(text));
+	if (strlen(ev->fstr) + strlen(text) + 2 < sizeof(ev->fstr))
+		strcat(strcat(ev->fstr, "/"), text);
+	return 0;
+}
+
+/* libpfm's names, bare ones through bpmc's table, then tracepoints. */
+static int encode_pfm(struct events *e, const char *name, const char *group,
+		      struct event *ev, struct error *err)
+{
+	char qualified[EVENT_NAME_LEN + 64];
+	struct error tp = {};
+	int ret, kret;
+
 	ret = check_rate_terms(name, err);
 	if (ret)
 		return ret;
@@ -243,110 +261,257 @@ int events__encode(struct events *e, const char *name, struct event *ev,
 		ret = PFM_ERR_NOTFOUND;
 	if (ret == PFM_ERR_NOTFOUND && is_bare(name) && e->core[0]) {
 		/* libpfm only searches detected tables for bare names; ours
-		 * is derived from CPUID (or forced), so retry through it. */
+		 * is derived from CPUID (or forced), so retry through it, and
+		 * keep its reason ("missing unit mask") if it fails too. */
 		snprintf(qualified, sizeof(qualified), "%s::%s", e->core, name);
-		if (pfm_encode(qualified, ev) == PFM_SUCCESS)
-			ret = PFM_SUCCESS;
+		ret = pfm_encode(qualified, ev);
 	}
-	if (ret != PFM_SUCCESS)
-		return unknown_event(e, name, ret, err);
-done:
+	/* An uncore event without its kernel PMU is refused as such. */
+	kret = kernel_pmu__check(NULL, name,
+				 ret == PFM_SUCCESS ? ev->fstr : NULL,
+				 ret == PFM_SUCCESS ? &ev->attr : NULL, err);
+	if (kret)
+		return kret;
+	if (ret == PFM_SUCCESS)
+		return group ? add_group_mods(name, group, ev, err) : 0;
+	if (ret == PFM_ERR_NOTFOUND && tracepoint__is_syntax(name)) {
+		int tp_ret = tracepoint__encode(name, group, &ev->attr,
+						ev->fstr, sizeof(ev->fstr),
+						&tp);
+
+		if (tp_ret != -ENOENT) {
+			if (tp_ret)
+				error__set(err, tp_ret, "%s", tp.msg);
+			return tp_ret;
+		}
+		unknown_event(e, name, ret, err);
+		error__append(err, "; nor is it a tracepoint: %s", tp.msg);
+		return -ENOENT;
+	}
+	return unknown_event(e, name, ret, err);
+}
+
+/* The kernel's PMU/terms/ syntax, with a suggestion when unknown. */
+static int encode_sysfs(struct events *e, const char *name, const char *group,
+			struct event *ev, struct perf_event_info *info,
+			struct error *err)
+{
+	char hint[256] = "";
+	int ret;
+
+	ret = sysfs_pmu__encode_event(NULL, name, group, &ev->attr, info, err);
+	if (ret == -ENOENT) {
+		suggest__event(name, events__core_table(e),
+			       events__nearest_table(e), hint, sizeof(hint));
+		error__append(err, "%s", hint);
+	}
+	return ret;
+}
+
+/*
+ * perf's own names first (legacy, raw, TYPE:CONFIG, mem:), so that their
+ * modifiers mean what perf says; then the kernel's PMUs, then libpfm.
+ */
+static int encode_grouped(struct events *e, const char *name, const char *group,
+			  struct event *ev, struct error *err)
+{
+	struct perf_event_info info = {};
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	if (strlen(name) >= sizeof(ev->name))
+		return error__set(err, ENAMETOOLONG,
+				  "event name '%.40s...' is too long", name);
+	strcpy(ev->name, name);
+	ret = perf_name__encode(name, group, &ev->attr, &info, err);
+	if (ret == -ENOENT && sysfs_pmu__is_syntax(name))
+		ret = encode_sysfs(e, name, group, ev, &info, err);
+	else if (ret == -ENOENT)
+		ret = encode_pfm(e, name, group, ev, err); /* fills ev->fstr */
+	if (ret)
+		return ret;
+	if (info.fstr[0])
+		snprintf(ev->fstr, sizeof(ev->fstr), "%s", info.fstr);
+	/* name= is the event's name in rows and metrics. */
+	if (info.display[0])
+		snprintf(ev->name, sizeof(ev->name), "%s", info.display);
 	ev->attr.size = sizeof(ev->attr);
 	ev->own_period = ev->attr.sample_period != 0;
 	return 0;
 }
 
+int events__encode(struct events *e, const char *name, struct event *ev,
+		   struct error *err)
+{
+	return encode_grouped(e, name, NULL, ev, err);
+}
+
+/* A breakpoint's length slash, "mem:0/4", opens no term list. */
+static bool is_length_slash(const char *name, size_t n, const char *p)
+{
+	return n > 4 && !strncmp(name, "mem:", 4) && !memchr(name, '/', n) &&
+	       p[1] >= '0' && p[1] <= '9';
+}
+
 /*
  * Copies the next name of a list and returns its delimiter (',' or NUL),
- * or NULL when the name does not fit. Commas inside PMU/.../ do not
- * split.
+ * or NULL when the name does not fit. Commas inside PMU/.../ and inside
+ * quotes ('...') do not split.
  */
 static const char *next_name(const char *p, char *out, size_t len)
 {
+	bool quoted = false;
 	int slashes = 0;
 	size_t n = 0;
 
-	for (; *p && (*p != ',' || slashes % 2); p++) {
-		if (*p == '/')
+	for (; *p && (*p != ',' || slashes % 2 || quoted); p++) {
+		if (*p == '\'')
+			quoted = !quoted;
+		else if (*p == '/' && !quoted && !is_length_slash(out, n, p))
 			slashes++;
 		if (n + 1 >= len)
 			return NULL;
 		out[n++] = *p;
+		out[n] = '\0';
 	}
 	out[n] = '\0';
 	return p;
 }
 
+/* "name{" or "{": opens a group, named or not (perf's names are dropped). */
+static char *group_open(char *name)
+{
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	return name[n] == '{' ? name + n + 1 : NULL;
+}
+
+/*
+ * "...}" or "...}:mods": closes a group; *mods gets its modifiers, which
+ * perf adds to every member's own. False when name closes nothing.
+ */
+static bool group_close(char *name, const char **mods)
+{
+	char *brace = strrchr(name, '}');
+
+	if (!brace || (brace[1] && brace[1] != ':'))
+		return false;
+	*mods = brace[1] ? brace + 2 : "";
+	*brace = '\0';
+	return true;
+}
+
+/* Encodes every member of the group that starts at first again, with mods. */
+static int regroup(struct events *e, struct event_list *list, int first,
+		   char (*src)[EVENT_NAME_LEN], const char *mods,
+		   struct error *err)
+{
+	int ret;
+
+	if (!*mods)
+		return 0;
+	for (int i = first; i < list->nr; i++) {
+		ret = encode_grouped(e, src[i], mods, &list->ev[i], err);
+		if (ret)
+			return ret;
+		list->ev[i].leader = first;
+	}
+	return 0;
+}
+
+static int add_name(struct events *e, const char *spec, const char *name,
+		    struct event_list *list, struct error *err)
+{
+	struct event *ev = &list->ev[list->nr];
+	int ret;
+
+	if (!*name)
+		return error__set(err, EINVAL, "empty event name in '%s'",
+				  spec);
+	if (strpbrk(name, "{}"))
+		return error__set(err, EINVAL, "unbalanced braces in '%s'",
+				  spec);
+	if (list->nr == BPMC_MAX_EVENTS)
+		return error__set(err, E2BIG,
+				  "too many events in '%s': at most %d", spec,
+				  BPMC_MAX_EVENTS);
+	ret = events__encode(e, name, ev, err);
+	if (ret)
+		return ret;
+	for (int i = 0; i < list->nr; i++) {
+		if (!strcmp(list->ev[i].name, ev->name))
+			return error__set(err, EINVAL,
+					  "event '%s' is listed twice",
+					  ev->name);
+	}
+	return 0;
+}
+
+/*
+ * The kernel takes pinned and exclusive from a group's leader only and
+ * refuses them on a member: a group's D or e pins or reserves the group.
+ */
+static void members_follow_leader(struct event_list *list)
+{
+	for (int i = 0; i < list->nr; i++) {
+		if (list->ev[i].leader != i) {
+			list->ev[i].attr.pinned = 0;
+			list->ev[i].attr.exclusive = 0;
+		}
+	}
+}
+
 int events__parse_list(struct events *e, const char *spec,
 		       struct event_list *list, struct error *err)
 {
-	char name[EVENT_NAME_LEN];
-	const char *p = spec;
+	char src[BPMC_MAX_EVENTS][EVENT_NAME_LEN], buf[EVENT_NAME_LEN], *name;
+	const char *p = spec, *mods;
 	int ret, group = -1;
-	size_t n;
 
 	list->nr = 0;
-	if (!*spec) {
+	if (!*spec)
 		return error__set(err, EINVAL, "empty event list");
-	}
 	for (;;) {
 		const char *start = p;
-		bool closes = false;
+		bool closes;
 
-		if (*p == '{') {
-			if (group >= 0) {
-				return error__set(
-					err, EINVAL,
-					"nested '{' in '%s': groups do not nest",
-					spec);
-			}
-			group = list->nr;
-			p++;
-		}
-		p = next_name(p, name, sizeof(name));
-		if (!p) {
+		p = next_name(p, buf, sizeof(buf));
+		if (!p)
 			return error__set(err, ENAMETOOLONG,
 					  "event name '%.40s...' is too long",
 					  start);
-		}
-		n = strlen(name);
-		if (n && name[n - 1] == '}') {
-			name[--n] = '\0';
-			closes = true;
-		}
-		if (!*name) {
-			return error__set(err, EINVAL,
-					  "empty event name in '%s'", spec);
-		}
-		if (strpbrk(name, "{}") || (closes && group < 0)) {
+		name = group_open(buf);
+		if (name && group >= 0)
+			return error__set(
+				err, EINVAL,
+				"nested '{' in '%s': groups do not nest", spec);
+		if (name)
+			group = list->nr;
+		else
+			name = buf;
+		closes = group_close(name, &mods);
+		if (closes && group < 0)
 			return error__set(err, EINVAL,
 					  "unbalanced braces in '%s'", spec);
-		}
-		if (list->nr == BPMC_MAX_EVENTS) {
-			return error__set(err, E2BIG,
-					  "too many events in '%s': at most %d",
-					  spec, BPMC_MAX_EVENTS);
-		}
-		for (int i = 0; i < list->nr; i++) {
-			if (!strcmp(list->ev[i].name, name)) {
-				return error__set(err, EINVAL,
-						  "event '%s' is listed twice",
-						  name);
-			}
-		}
-		ret = events__encode(e, name, &list->ev[list->nr], err);
+		ret = add_name(e, spec, name, list, err);
 		if (ret)
 			return ret;
+		strcpy(src[list->nr], name);
 		list->ev[list->nr].leader = group >= 0 ? group : list->nr;
 		list->nr++;
-		if (closes)
+		if (closes) {
+			ret = regroup(e, list, group, src, mods, err);
+			if (ret)
+				return ret;
 			group = -1;
+		}
 		if (!*p++)
 			break;
 	}
-	if (group >= 0) {
+	if (group >= 0)
 		return error__set(err, EINVAL, "unclosed '{' in '%s'", spec);
-	}
+	members_follow_leader(list);
 	return 0;
 }
 

@@ -60,3 +60,14 @@ int pfm_pmu_by_name(const char *name)
 	}
 	return -1;
 }
+
+void pfm__version(struct lib_version *v)
+{
+	int run = pfm_get_version();
+
+	v->built_major = PFM_MAJ_VERSION(LIBPFM_VERSION);
+	v->built_minor = PFM_MIN_VERSION(LIBPFM_VERSION);
+	v->run_major = run < 0 ? 0 : PFM_MAJ_VERSION(run);
+	v->run_minor = run < 0 ? 0 : PFM_MIN_VERSION(run);
+	lib_version__locate(v, (const void *)pfm_get_version);
+}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "common/error.h"
+#include "common/version.h"
 
 /* Initialises libpfm once per process, every table encodable. */
 int pfm__init(struct error *err);
@@ -22,5 +23,8 @@ bool pfm_event_get(int idx, pfm_event_info_t *info);
 bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info);
 /* libpfm's pmu id of a table name, or -1. */
 int pfm_pmu_by_name(const char *name);
+
+/* libpfm's version, built and in use; needs no pfm__init(). */
+void pfm__version(struct lib_version *v);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/cpuinfo -> libpfm4 core-PMU table. Model lists were checked
- * against the cpu_models[] arrays compiled into libpfm 4.13; where a CPU
- * has no table of its own, the row names the one a user may force.
+ * /proc/cpuinfo -> libpfm4 core-PMU table, as the detection code of
+ * libpfm's newest source picks it, for the tables libpfm 4.13 has; where
+ * a CPU has no table of its own, the row names the one a user may force.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +23,8 @@ struct pmu_row {
 	const char *vendor;
 	int family_lo, family_hi;
 	int model_lo, model_hi;
-	int min_stepping; /* 0: any, even an absent stepping */
+	/* An absent stepping (-1) matches as 0, the first silicon. */
+	int stepping_lo, stepping_hi;
 	const char *table;
 	const char *nearest;
 	const char *uarch;
@@ -36,27 +37,50 @@ struct pmu_row {
 #define ZEN2 "amd64_fam17h_zen2"
 #define ZEN3 "amd64_fam19h_zen3"
 #define ZEN4 "amd64_fam19h_zen4"
+#define ANY 0, INT_MAX
 
 /* Kept by hand: clang-format spreads each initializer over four lines. */
 /* clang-format off */
 /* AMD family fam, models lo..hi, with a table of its own. */
 #define AMD_ROW(fam, lo, hi, tbl, name) \
-	{ AMD, fam, fam, lo, hi, 0, tbl, NULL, name }
+	{ AMD, fam, fam, lo, hi, ANY, tbl, NULL, name }
 /* AMD without a table: the user may force near. */
 #define AMD_NEAR(fam, lo, hi, near, name) \
-	{ AMD, fam, fam, lo, hi, 0, NULL, near, name }
+	{ AMD, fam, fam, lo, hi, ANY, NULL, near, name }
+/* K8 revisions follow model and stepping (libpfm's amd64_get_revision). */
+#define K8_STEPPING(lo, hi, s_lo, s_hi, rev) \
+	{ AMD, 0x0f, 0x0f, lo, hi, s_lo, s_hi, "amd64_k8_" rev, NULL, "K8 " rev }
+#define K8(lo, hi, rev) K8_STEPPING(lo, hi, 0, INT_MAX, rev)
 /* Intel family 6 keeps listing models out of order, hence one per row. */
 #define INTEL6(model, tbl, name) \
-	{ INTEL, 6, 6, model, model, 0, tbl, NULL, name }
+	{ INTEL, 6, 6, model, model, ANY, tbl, NULL, name }
 #define INTEL6_NEAR(model, near, name) \
-	{ INTEL, 6, 6, model, model, 0, NULL, near, name }
+	{ INTEL, 6, 6, model, model, ANY, NULL, near, name }
+#define NETBURST(lo, hi, tbl) \
+	{ INTEL, 0x0f, 0x0f, lo, hi, ANY, tbl, NULL, "NetBurst" }
 /* clang-format on */
 
-/* First match wins: narrower rows go before the ranges they carve from. */
+/*
+ * First match wins: narrower rows go before the ranges they carve from.
+ * The rows follow the detection code of libpfm's newest source (the
+ * expected table and its origin are in tests/data/libpfm_cpu_tables.tsv);
+ * a CPU whose table only a newer libpfm has gets a nearest one instead.
+ */
 static const struct pmu_row pmu_rows[] = {
-	AMD_ROW(0x10, 0x00, 0x03, "amd64_fam10h_barcelona", "K10"),
-	AMD_ROW(0x10, 0x04, 0x07, "amd64_fam10h_shanghai", "K10"),
-	AMD_ROW(0x10, 0x08, INT_MAX, "amd64_fam10h_istanbul", "K10"),
+	AMD_ROW(0x06, 0x00, INT_MAX, "amd64_k7", "K7"),
+	K8_STEPPING(0x04, 0x04, 0, 0, "revb"),
+	K8_STEPPING(0x05, 0x05, 0, 1, "revb"),
+	K8(0x00, 0x0f, "revc"),
+	K8(0x10, 0x1f, "revd"),
+	K8(0x20, 0x3f, "reve"),
+	K8(0x40, 0x5f, "revf"),
+	K8(0xc0, 0xcf, "revf"),
+	K8(0x60, 0x8f, "revg"),
+	/* libpfm's default for the K8 models it does not list. */
+	K8(0x00, INT_MAX, "revb"),
+	AMD_ROW(0x10, 0x04, 0x06, "amd64_fam10h_shanghai", "K10"),
+	AMD_ROW(0x10, 0x08, 0x09, "amd64_fam10h_istanbul", "K10"),
+	AMD_ROW(0x10, 0x00, INT_MAX, "amd64_fam10h_barcelona", "K10"),
 	AMD_ROW(0x11, 0x00, INT_MAX, "amd64_fam11h_turion", "Turion"),
 	AMD_ROW(0x12, 0x00, INT_MAX, "amd64_fam12h_llano", "Llano"),
 	AMD_ROW(0x14, 0x00, INT_MAX, "amd64_fam14h_bobcat", "Bobcat"),
@@ -67,22 +91,19 @@ static const struct pmu_row pmu_rows[] = {
 	AMD_ROW(0x17, 0x18, 0x18, ZEN1, "Zen+"),
 	AMD_ROW(0x17, 0x00, 0x2f, ZEN1, "Zen"),
 	AMD_ROW(0x17, 0x30, INT_MAX, ZEN2, "Zen 2"),
-	AMD_ROW(0x19, 0x00, 0x0f, ZEN3, "Zen 3"),
-	AMD_ROW(0x19, 0x20, 0x2f, ZEN3, "Zen 3"),
-	AMD_ROW(0x19, 0x40, 0x5f, ZEN3, "Zen 3"),
 	/* Stock libpfm 4.13 only detects model 0x11 of these. */
 	AMD_ROW(0x19, 0x10, 0x1f, ZEN4, "Zen 4"),
-	AMD_ROW(0x19, 0x60, 0x7f, ZEN4, "Zen 4"),
-	AMD_ROW(0x19, 0xa0, 0xaf, ZEN4, "Zen 4"),
-	AMD_NEAR(0x19, 0x00, INT_MAX, ZEN4, "family 19h"),
+	AMD_ROW(0x19, 0x60, INT_MAX, ZEN4, "Zen 4"),
+	AMD_ROW(0x19, 0x00, INT_MAX, ZEN3, "Zen 3"),
 	AMD_NEAR(0x1a, 0x00, INT_MAX, ZEN4, "Zen 5"),
 	/* A future family is closer to Zen 4 than to nothing. */
-	{ AMD, 0x1b, INT_MAX, 0x00, INT_MAX, 0, NULL, ZEN4, NULL },
+	{ AMD, 0x1b, INT_MAX, 0x00, INT_MAX, ANY, NULL, ZEN4, NULL },
 
 	INTEL6(0x0f, "core", "Core 2"),
-	INTEL6(0x16, "core", "Core 2"),
 	INTEL6(0x17, "core", "Core 2"),
 	INTEL6(0x1d, "core", "Core 2"),
+	/* Conroe-L: a Core 2 that libpfm's list lacks. */
+	INTEL6_NEAR(0x16, "core", "Core 2"),
 	INTEL6(0x1c, "atom", "Bonnell"),
 	INTEL6(0x26, "atom", "Bonnell"),
 	INTEL6(0x27, "atom", "Saltwell"),
@@ -114,7 +135,7 @@ static const struct pmu_row pmu_rows[] = {
 	INTEL6(0xa5, "skl", "Comet Lake"),
 	INTEL6(0xa6, "skl", "Comet Lake"),
 	/* Cascade Lake shares Skylake-SP's model; libpfm splits on it too. */
-	{ INTEL, 6, 6, 0x55, 0x55, 5, "clx", NULL, "Cascade Lake" },
+	{ INTEL, 6, 6, 0x55, 0x55, 5, INT_MAX, "clx", NULL, "Cascade Lake" },
 	INTEL6(0x55, "skx", "Skylake-SP"),
 	/* libpfm files Ice Lake-D under icl, not icx: the events are one. */
 	INTEL6(0x6c, "icl", "Ice Lake-D"),
@@ -131,10 +152,10 @@ static const struct pmu_row pmu_rows[] = {
 	INTEL6(0x4c, "slm", "Airmont"),
 	INTEL6(0x5c, "glm", "Goldmont"),
 	INTEL6(0x5f, "glm", "Goldmont"),
-	/* Jasper Lake (0x9c) is a Tremont that libpfm's list lacks. */
 	INTEL6(0x86, "tmt", "Tremont"),
 	INTEL6(0x96, "tmt", "Tremont"),
-	INTEL6(0x9c, "tmt", "Tremont"),
+	/* Jasper Lake: a Tremont that libpfm's list lacks. */
+	INTEL6_NEAR(0x9c, "tmt", "Tremont"),
 	INTEL6(0x57, "knl", "Knights Landing"),
 	INTEL6(0x85, "knm", "Knights Mill"),
 	INTEL6_NEAR(0x7a, "glm", "Goldmont Plus"),
@@ -149,19 +170,25 @@ static const struct pmu_row pmu_rows[] = {
 	INTEL6_NEAR(0xad, "spr", "Granite Rapids"),
 	INTEL6_NEAR(0xae, "spr", "Granite Rapids"),
 	INTEL6_NEAR(0xaf, "tmt", "Sierra Forest"),
-	{ INTEL, 15, 15, 0x00, 0x02, 0, "netburst", NULL, "NetBurst" },
-	{ INTEL, 15, 15, 0x03, INT_MAX, 0, "netburst_p", NULL, "NetBurst" },
+	{ INTEL, 0x0b, 0x0b, 0x01, 0x01, ANY, "knc", NULL, "Knights Corner" },
+	/* Prescott has one event more (INSTR_COMPLETED). */
+	NETBURST(0x03, 0x04, "netburst_p"),
+	NETBURST(0x06, 0x06, "netburst_p"),
+	NETBURST(0x00, INT_MAX, "netburst"),
 };
 
 static bool row_matches(const struct pmu_row *r, const struct cpu_id *id)
 {
+	int stepping;
+
 	if (strcmp(r->vendor, id->vendor))
 		return false;
 	if (id->family < r->family_lo || id->family > r->family_hi)
 		return false;
 	if (id->model < r->model_lo || id->model > r->model_hi)
 		return false;
-	return !r->min_stepping || id->stepping >= r->min_stepping;
+	stepping = id->stepping < 0 ? 0 : id->stepping;
+	return stepping >= r->stepping_lo && stepping <= r->stepping_hi;
 }
 
 void pmu_table_for_cpu(const struct cpu_id *id, struct pmu_choice *out)

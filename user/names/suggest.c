@@ -16,6 +16,8 @@
 struct suggest {
 	char key[SUGGEST_NAME_LEN]; /* what the user meant to name */
 	char prefix[64]; /* their TABLE::, if any */
+	char typed[64 + 2 + SUGGEST_NAME_LEN]; /* TABLE::key or key */
+	bool exact; /* a known name is what they typed */
 	unsigned limit; /* farther than this is no match */
 	struct {
 		char name[SUGGEST_NAME_LEN];
@@ -28,7 +30,11 @@ static void suggest_offer_at(struct suggest *s, const char *display, unsigned d)
 {
 	int i;
 
-	if (d > s->limit)
+	/* A name spelt right failed for a reason no spelling fixes:
+	 * offering it back, or its neighbours, would only mislead. */
+	if (!strcasecmp(display, s->typed))
+		s->exact = true;
+	if (d > s->limit || s->exact)
 		return;
 	for (i = 0; i < s->nr; i++) {
 		if (!strcasecmp(s->best[i].name, display))
@@ -66,6 +72,8 @@ static void suggest_init(struct suggest *s, const char *name)
 	/* Unit masks and modifiers are not part of what was misspelt. */
 	if (!strchr(s->key, '/'))
 		s->key[strcspn(s->key, ":")] = '\0';
+	snprintf(s->typed, sizeof(s->typed), "%s%s%s", s->prefix,
+		 sep ? "::" : "", s->key);
 	len = strlen(s->key);
 	s->limit = len / 4 > 2 ? len / 4 : 2;
 	if (s->limit >= len)
@@ -76,7 +84,7 @@ static void suggest_write(const struct suggest *s, char *out, size_t len)
 {
 	int n;
 
-	if (!s->nr)
+	if (!s->nr || s->exact)
 		return;
 	n = snprintf(out, len, " (did you mean %s", s->best[0].name);
 	for (int i = 1; i < s->nr && n > 0 && (size_t)n < len; i++)

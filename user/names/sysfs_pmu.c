@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "names/perf_grammar.h"
 #include "names/sysfs_pmu.h"
 #include "common/error.h"
 #include "common/util.h"
@@ -42,9 +43,15 @@ struct parse {
 	const char *root;
 	const char *input; /* the whole name, for messages */
 	char pmu[NAME_MAX + 1];
+	__u32 type;
 	struct term term[MAX_TERMS];
 	int nr;
 	struct error *err;
+	char display[PERF_NAME_LEN]; /* name= */
+	/* A legacy name inside a core PMU: cpu/cycles/. */
+	const char *legacy;
+	__u32 legacy_type;
+	__u64 legacy_config;
 };
 
 /* Where a term's value goes: register reg, value bit i to bit pos[i]. */
@@ -89,9 +96,17 @@ static bool is_pmu_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
 }
 
+/* Any letter: a modifier perf does not have is refused by name. */
 static bool is_mod_char(char c)
 {
-	return c == 'u' || c == 'k' || c == 'h';
+	return isalpha((unsigned char)c);
+}
+
+const char *sysfs_pmu__root(void)
+{
+	const char *env = getenv("BPMC_SYSFS_ROOT");
+
+	return env && *env ? env : SYSFS_PMU_ROOT;
 }
 
 bool sysfs_pmu__is_syntax(const char *name)
@@ -310,6 +325,119 @@ static int add_alias(struct parse *p, const char *name)
 	return add_terms(p, buf, name);
 }
 
+/* perf's legacy names count on a core PMU only. */
+static bool is_core_pmu(const struct parse *p)
+{
+	return p->type == PERF_TYPE_RAW || !strcmp(p->pmu, "cpu_core") ||
+	       !strcmp(p->pmu, "cpu_atom");
+}
+
+static int add_term(struct parse *p, const char *name, uint64_t val)
+{
+	if (strlen(name) >= TERM_NAME_LEN)
+		return unknown_term(p, name, false);
+	if (p->nr == MAX_TERMS) {
+		set_err(p, "invalid", "more than %d terms", MAX_TERMS);
+		return -E2BIG;
+	}
+	strcpy(p->term[p->nr].name, name);
+	p->term[p->nr].val = val;
+	p->nr++;
+	return 0;
+}
+
+static bool alias_exists(struct parse *p, const char *name)
+{
+	char path[PATH_MAX];
+
+	return !pmu_path(path, sizeof(path), p->root, p->pmu, "events", name) &&
+	       !is_companion(name) && access(path, F_OK) == 0;
+}
+
+/*
+ * A bare word that is no format term: an alias of this PMU, a raw code
+ * (software/r1a/), or perf's legacy name on a core PMU (cpu/cycles/).
+ */
+static int add_bare(struct parse *p, const char *word)
+{
+	char path[PATH_MAX];
+	uint64_t raw;
+	__u32 type;
+	__u64 config;
+
+	if (alias_exists(p, word))
+		return add_alias(p, word);
+	if (word[0] == 'r' && word[1]) {
+		snprintf(path, sizeof(path), "0x%s",
+			 word + 1 + 2 * !strncmp(word + 1, "0x", 2));
+		if (!parse_u64(path, &raw))
+			return add_term(p, "config", raw);
+	}
+	if (is_core_pmu(p) && perf_legacy__lookup(word, &type, &config)) {
+		if (p->legacy) {
+			set_err(p, "invalid", "two events, '%s' and '%s'",
+				p->legacy, word);
+			return -EINVAL;
+		}
+		p->legacy = word;
+		p->legacy_type = type;
+		p->legacy_config = config;
+		return 0;
+	}
+	return unknown_term(p, word, true);
+}
+
+/* One term of a list; alias names the alias whose text holds it. */
+static int add_one(struct parse *p, char *item, char *value, const char *alias,
+		   const char *where)
+{
+	uint64_t val = 1;
+	int ret;
+
+	if (!*item) {
+		set_err(p, "invalid", "empty term%s", where);
+		return -EINVAL;
+	}
+	if (!is_term_name(item)) {
+		set_err(p, "invalid", "bad term '%s'%s", item, where);
+		return -EINVAL;
+	}
+	ret = perf_term__generic(item, value, p->input, p->display,
+				 sizeof(p->display), p->err);
+	if (ret <= 0)
+		return ret;
+	if (!value && !alias && !is_reserved(item) && !format_exists(p, item))
+		return add_bare(p, item);
+	if (!value && (!strcmp(item, "period") || !strcmp(item, "freq"))) {
+		set_err(p, "invalid", "term '%s' needs a value%s", item, where);
+		return -EINVAL;
+	}
+	if (value) {
+		ret = parse_u64(value, &val);
+		/* perf's event=ALIAS: the alias's terms, as if bare. */
+		if (ret == -EINVAL && !alias && !strcmp(item, "event") &&
+		    is_term_name(value) && alias_exists(p, value))
+			return add_alias(p, value);
+		if (ret == -ERANGE) {
+			set_err(p, "invalid",
+				"value '%s' of term '%s' is over 64 bits%s",
+				value, item, where);
+			return ret;
+		}
+		if (ret) {
+			set_err(p, "invalid",
+				"bad number '%s' for term '%s'%s%s%s", value,
+				item, where,
+				strcmp(item, "event") || alias ?
+					"" :
+					", nor is it an alias of PMU ",
+				strcmp(item, "event") || alias ? "" : p->pmu);
+			return -EINVAL;
+		}
+	}
+	return add_term(p, item, val);
+}
+
 /*
  * Splits list ("event=0x3c,umask=1,edge") into p->term, expanding aliases
  * when alias is NULL; inside an alias's text, alias names the alias.
@@ -317,65 +445,16 @@ static int add_alias(struct parse *p, const char *name)
 static int add_terms(struct parse *p, char *list, const char *alias)
 {
 	char where[TERM_NAME_LEN + 32] = "";
-	char *item, *next, *eq;
-	uint64_t val;
+	char *item, *value;
 	int ret;
 
 	if (alias)
 		snprintf(where, sizeof(where), " in alias '%.*s'",
 			 TERM_NAME_LEN, alias);
-	for (item = list; item; item = next) {
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		eq = strchr(item, '=');
-		if (eq)
-			*eq = '\0';
-		if (!*item) {
-			set_err(p, "invalid", "empty term%s", where);
-			return -EINVAL;
-		}
-		if (!is_term_name(item)) {
-			set_err(p, "invalid", "bad term '%s'%s", item, where);
-			return -EINVAL;
-		}
-		if (!eq && !alias && !is_reserved(item) &&
-		    !format_exists(p, item)) {
-			ret = add_alias(p, item);
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (!eq && is_reserved(item)) {
-			set_err(p, "invalid", "term '%s' needs a value%s", item,
-				where);
-			return -EINVAL;
-		}
-		val = 1;
-		if (eq) {
-			ret = parse_u64(eq + 1, &val);
-			if (ret == -ERANGE) {
-				set_err(p, "invalid",
-					"value '%s' of term '%s' is over 64 bits%s",
-					eq + 1, item, where);
-				return ret;
-			}
-			if (ret) {
-				set_err(p, "invalid",
-					"bad number '%s' for term '%s'%s",
-					eq + 1, item, where);
-				return -EINVAL;
-			}
-		}
-		if (strlen(item) >= TERM_NAME_LEN)
-			return unknown_term(p, item, !eq);
-		if (p->nr == MAX_TERMS) {
-			set_err(p, "invalid", "more than %d terms", MAX_TERMS);
-			return -E2BIG;
-		}
-		strcpy(p->term[p->nr].name, item);
-		p->term[p->nr].val = val;
-		p->nr++;
+	while ((item = perf_terms__next(&list, &value))) {
+		ret = add_one(p, item, value, alias, where);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -443,6 +522,13 @@ static int encode_terms(struct parse *p, struct perf_event_attr *attr,
 	for (int i = 0; i < p->nr; i++) {
 		const struct term *t = &p->term[i];
 
+		if (p->legacy &&
+		    (!is_reserved(t->name) || !strcmp(t->name, "config"))) {
+			set_err(p, "invalid",
+				"legacy event '%s' takes no '%s' term: it is encoded by the kernel, not by PMU '%s''s formats",
+				p->legacy, t->name, p->pmu);
+			return -EINVAL;
+		}
 		if (is_reserved(t->name))
 			continue;
 		ret = format_read(p, t->name, &f);
@@ -457,32 +543,21 @@ static int encode_terms(struct parse *p, struct perf_event_attr *attr,
 	return 0;
 }
 
-/* perf's u, k, h: only the listed privilege levels are counted. */
-static int encode_mods(struct parse *p, const char *mods,
-		       struct perf_event_attr *attr, char *canon)
+/* perf's modifiers, the event's own and then its group's. */
+static int encode_mods(struct parse *p, const char *mods, const char *group,
+		       struct perf_event_attr *attr, char *canon, size_t len,
+		       bool *precise_max)
 {
-	bool u = false, k = false, h = false, *flag;
+	struct perf_mods m = {};
+	int ret = perf_mods__parse(mods, p->input, &m, p->err);
 
-	for (const char *m = mods; *m; m++) {
-		flag = *m == 'u' ? &u : *m == 'k' ? &k : *m == 'h' ? &h : NULL;
-		if (!flag) {
-			set_err(p, "invalid",
-				"bad modifier '%c': expected a combination of u, k, h",
-				*m);
-			return -EINVAL;
-		}
-		if (*flag) {
-			set_err(p, "invalid", "modifier '%c' given twice", *m);
-			return -EINVAL;
-		}
-		*flag = true;
-	}
-	if (u || k || h) {
-		attr->exclude_user = !u;
-		attr->exclude_kernel = !k;
-		attr->exclude_hv = !h;
-	}
-	sprintf(canon, "%s%s%s", u ? "u" : "", k ? "k" : "", h ? "h" : "");
+	if (!ret && group)
+		ret = perf_mods__parse(group, p->input, &m, p->err);
+	if (ret)
+		return ret;
+	perf_mods__apply(&m, attr);
+	perf_mods__format(&m, canon, len);
+	*precise_max = m.precise_max;
 	return 0;
 }
 
@@ -519,8 +594,11 @@ static int format_fstr(struct parse *p, const struct perf_event_attr *attr,
 {
 	size_t n;
 
-	n = snprintf(fstr, len, "%s/config=0x%llx", p->pmu,
-		     (unsigned long long)regs[0]);
+	if (p->legacy)
+		n = snprintf(fstr, len, "%s/%s", p->pmu, p->legacy);
+	else
+		n = snprintf(fstr, len, "%s/config=0x%llx", p->pmu,
+			     (unsigned long long)regs[0]);
 	for (int r = 1; r < NR_REGS; r++) {
 		if (regs[r] && n < len)
 			n += snprintf(fstr + n, len - n, ",%s=0x%llx",
@@ -547,11 +625,30 @@ int sysfs_pmu__encode(const char *root, const char *name,
 		      struct perf_event_attr *attr, char *fstr, size_t fstr_len,
 		      struct error *err)
 {
+	struct perf_event_info info;
+	int ret = sysfs_pmu__encode_event(root, name, NULL, attr, &info, err);
+
+	if (!ret && fstr && fstr_len) {
+		if (strlen(info.fstr) >= fstr_len)
+			return error__set(
+				err, ENAMETOOLONG,
+				"invalid event '%s': its full form is over %zu characters",
+				name, fstr_len - 1);
+		strcpy(fstr, info.fstr);
+	}
+	return ret;
+}
+
+int sysfs_pmu__encode_event(const char *root, const char *name,
+			    const char *group, struct perf_event_attr *attr,
+			    struct perf_event_info *info, struct error *err)
+{
 	struct parse *p;
 	struct perf_event_attr a;
 	uint64_t regs[NR_REGS] = { 0 };
 	const char *slash, *last;
-	char *body = NULL, mods[4];
+	char *body = NULL, mods[16];
+	bool precise_max = false;
 	size_t pmu_len;
 	int ret;
 
@@ -560,7 +657,8 @@ int sysfs_pmu__encode(const char *root, const char *name,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return error__set(err, ENOMEM, "out of memory");
-	p->root = root ? root : SYSFS_PMU_ROOT;
+	memset(info, 0, sizeof(*info));
+	p->root = root ? root : sysfs_pmu__root();
 	p->input = name;
 	p->err = err;
 	memset(&a, 0, sizeof(a));
@@ -583,7 +681,8 @@ int sysfs_pmu__encode(const char *root, const char *name,
 		goto out;
 	}
 	memcpy(p->pmu, name, pmu_len);
-	ret = encode_mods(p, last + 1, &a, mods);
+	ret = encode_mods(p, last + 1, group, &a, mods, sizeof(mods),
+			  &precise_max);
 	if (ret)
 		goto out;
 	body = strndup(slash + 1, last - slash - 1);
@@ -600,6 +699,7 @@ int sysfs_pmu__encode(const char *root, const char *name,
 	ret = read_type(p, &a.type);
 	if (ret)
 		goto out;
+	p->type = a.type;
 	/* "PMU//" is perf's too: no terms, every register zero. */
 	if (*body) {
 		ret = add_terms(p, body, NULL);
@@ -612,11 +712,18 @@ int sysfs_pmu__encode(const char *root, const char *name,
 	a.config = regs[0];
 	a.config1 = regs[1];
 	a.config2 = regs[2];
-	if (fstr && fstr_len) {
-		ret = format_fstr(p, &a, regs, mods, fstr, fstr_len);
-		if (ret)
-			goto out;
+	if (p->legacy) {
+		/* perf's extended type: which core PMU of a hybrid host. */
+		a.config = p->legacy_config;
+		if (a.type != PERF_TYPE_RAW)
+			a.config |= (__u64)a.type << 32;
+		a.type = p->legacy_type;
 	}
+	ret = format_fstr(p, &a, regs, mods, info->fstr, sizeof(info->fstr));
+	if (ret)
+		goto out;
+	strcpy(info->display, p->display);
+	info->precise_max = precise_max;
 	*attr = a;
 out:
 	free(body);
@@ -685,7 +792,7 @@ int sysfs_pmu__for_each_pmu(const char *root,
 	int n, ret = 0;
 
 	if (!root)
-		root = SYSFS_PMU_ROOT;
+		root = sysfs_pmu__root();
 	n = scandir(root, &pmus, not_hidden, by_name);
 	if (n < 0)
 		return -errno;
@@ -717,7 +824,7 @@ int sysfs_pmu__for_each_event(const char *root,
 					void *ctx),
 			      void *ctx)
 {
-	struct each_event e = { root ? root : SYSFS_PMU_ROOT, fn, ctx };
+	struct each_event e = { root ? root : sysfs_pmu__root(), fn, ctx };
 
 	return sysfs_pmu__for_each_pmu(e.root, pmu_events, &e);
 }
@@ -748,7 +855,7 @@ static int match_type(const struct sysfs_event *pmu, void *ctx)
 
 int sysfs_pmu__cpumask(const char *root, int type, char *buf, size_t len)
 {
-	struct type_cpus t = { root ? root : SYSFS_PMU_ROOT, type, buf, len,
+	struct type_cpus t = { root ? root : sysfs_pmu__root(), type, buf, len,
 			       -ENOENT };
 	int ret = sysfs_pmu__for_each_pmu(t.root, match_type, &t);
 

@@ -7,43 +7,25 @@
 #include "identity/cgroups.h"
 #include "identity/tasks.h"
 #include "rows/drain.h"
+#include "rows/key_sort.h"
 #include "rows/tree.h"
 
-static int key_cmp(const struct bpmc_key *a, const struct bpmc_key *b)
-{
-	if (a->cgroup_id != b->cgroup_id)
-		return a->cgroup_id < b->cgroup_id ? -1 : 1;
-	if (a->tgid != b->tgid)
-		return a->tgid < b->tgid ? -1 : 1;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	return 0;
-}
-
-static int index_cmp(const void *a, const void *b, void *data)
-{
-	const struct interval_data *d = data;
-
-	return key_cmp(&d->keys[*(const size_t *)a],
-		       &d->keys[*(const size_t *)b]);
-}
-
-/* Does entry i belong to the same row as entry j at this scope? */
-static bool same_row(const struct bpmc_key *a, const struct bpmc_key *b,
+/* Does the sorted entry b belong to the same row as a at this scope? */
+static bool same_row(const struct key_order *a, const struct key_order *b,
 		     unsigned scope)
 {
 	if (a->cgroup_id != b->cgroup_id)
 		return false;
 	if (scope == SCOPE_CGROUP)
 		return true;
-	if (a->tgid != b->tgid)
-		return false;
-	return scope == SCOPE_PROCESS || a->tid == b->tid;
+	if (scope == SCOPE_PROCESS)
+		return key_order__tgid(a) == key_order__tgid(b);
+	return a->task == b->task;
 }
 
 struct drain_ctx {
 	const struct interval_data *d;
-	const size_t *order;
+	const struct key_order *order;
 	const struct event_list *events;
 	const struct counter_totals *totals;
 	const struct rows_opts *opts;
@@ -88,39 +70,54 @@ static int scope_index(unsigned scope)
 }
 
 /* A cgroup's own sums, kept for the container, pod and rollup rows. */
-static void keep_cgroup(struct drain_ctx *x, const struct bpmc_key *key,
+static void keep_cgroup(struct drain_ctx *x, uint64_t cgroup_id,
 			const struct cgroup_info *info,
 			const struct row_sum *sum)
 {
 	struct cgroup_sum *c = &x->cgroups[x->nr_cgroups++];
 
-	c->id = key->cgroup_id;
+	c->id = cgroup_id;
 	c->info = info;
-	memcpy(c->count, sum->count, sizeof(c->count));
-	memcpy(c->samples, sum->samples, sizeof(c->samples));
+	memset(c->count, 0, sizeof(c->count));
+	memset(c->samples, 0, sizeof(c->samples));
+	for (int e = 0; e < x->events->nr; e++) {
+		c->count[e] = sum->count[e];
+		c->samples[e] = sum->samples[e];
+	}
 }
 
-static int emit(struct drain_ctx *x, unsigned scope, const struct bpmc_key *key,
-		const struct row_sum *sum, const char *comm)
+/*
+ * The key comes from the sorted copy: the drained keys sit in hash
+ * order, and reading one there was a cache miss per row.
+ */
+static int emit(struct drain_ctx *x, unsigned scope,
+		const struct key_order *key, const struct row_sum *sum,
+		const char *comm)
 {
-	const struct cgroup_info *info =
-		cgroups__lookup(x->opts->cgroups, key->cgroup_id);
-	struct row r = {
+	const struct cgroup_info *info;
+	struct row r;
+	int err;
+
+	if (scope != SCOPE_CGROUP && !(x->opts->scopes & scope))
+		return 0;
+	info = cgroups__lookup(x->opts->cgroups, key->cgroup_id);
+	if (scope == SCOPE_CGROUP) {
+		keep_cgroup(x, key->cgroup_id, info, sum);
+		if (!(x->opts->scopes & scope))
+			return 0;
+	}
+	r = (struct row){
 		.scope = scope_name(scope),
 		.cgroup_id = key->cgroup_id,
 		.cgroup = info ? info->path : NULL,
 		.container = info ? info->ref.container : NULL,
 		.pod = info ? info->ref.pod : NULL,
-		.pid = scope == SCOPE_CGROUP ? -1 : (int64_t)key->tgid,
-		.tid = scope == SCOPE_THREAD ? (int64_t)key->tid : -1,
+		.pid = scope == SCOPE_CGROUP ? -1 :
+					       (int64_t)key_order__tgid(key),
+		.tid = scope == SCOPE_THREAD ? (int64_t)(uint32_t)key->task :
+					       -1,
 		.comm = scope == SCOPE_CGROUP ? NULL : comm,
 	};
-	int err;
-
-	if (scope == SCOPE_CGROUP)
-		keep_cgroup(x, key, info, sum);
-	if (!(x->opts->scopes & scope))
-		return 0;
 	if (info)
 		tree__set_names(x->opts, info->ref.pod, info->ref.container,
 				&r);
@@ -168,22 +165,24 @@ static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
 		    struct row_sum *sum, int *err)
 {
 	const struct interval_data *d = x->d;
-	const struct bpmc_key *first = &d->keys[x->order[i]];
+	const struct key_order *first = &x->order[i];
 	unsigned finer = scope == SCOPE_CGROUP ? SCOPE_PROCESS : SCOPE_THREAD;
 	int nr = x->events->nr;
 	char comm[BPMC_COMM_LEN] = "";
 	struct row_sum part;
 	size_t j = i;
 
-	memset(sum, 0, sizeof(*sum));
-	while (j < d->nr && !*err &&
-	       same_row(first, &d->keys[x->order[j]], scope)) {
+	for (int e = 0; e < nr; e++)
+		sum->count[e] = sum->samples[e] = 0;
+	while (j < d->nr && !*err && same_row(first, &x->order[j], scope)) {
 		if (scope == SCOPE_THREAD) {
 			/* Values sit in hash order, keys in sorted order:
 			 * fetch ahead, or each one is a cache miss. */
 			if (j + 8 < d->nr)
-				__builtin_prefetch(&d->values[x->order[j + 8]]);
-			entry_add(x, sum, &d->values[x->order[j++]]);
+				__builtin_prefetch(interval_data__value(
+					d, x->order[j + 8].index));
+			entry_add(x, sum,
+				  interval_data__value(d, x->order[j++].index));
 			continue;
 		}
 		j = group(x, j, finer, &part, err);
@@ -191,10 +190,10 @@ static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
 	}
 	if (*err)
 		return j;
-	if (scope != SCOPE_CGROUP)
-		tasks__comm(first->tgid, first->tid,
-			    d->values[x->order[i]].comm, comm);
-	else
+	if (scope != SCOPE_CGROUP && (x->opts->scopes & scope))
+		tasks__comm(key_order__tgid(first), (uint32_t)first->task,
+			    interval_data__value(d, first->index)->comm, comm);
+	else if (scope == SCOPE_CGROUP)
 		for (int e = 0; e < nr; e++)
 			x->samples[e] += sum->samples[e];
 	*err = emit(x, scope, first, sum, comm);
@@ -213,6 +212,7 @@ static int write_system(struct drain_ctx *x)
 		r.running_pct = x->running_pct[e];
 		r.samples = x->samples[e];
 		x->sums->system[e] = r.count;
+		x->sums->samples[e] = r.samples;
 		err = x->sink->ops->write_row(x->sink, &r);
 		if (err)
 			return err;
@@ -237,7 +237,7 @@ int drain__write_rows(struct interval_data *d, const struct rows_opts *opts,
 		.sums = sums,
 		.cgroups = malloc(n * sizeof(*x.cgroups)),
 	};
-	size_t *order = (size_t *)x.order;
+	struct key_order *order = (struct key_order *)x.order;
 	int err = -ENOMEM;
 
 	if (!order || !x.cgroups)
@@ -245,9 +245,7 @@ int drain__write_rows(struct interval_data *d, const struct rows_opts *opts,
 	memset(sums, 0, sizeof(*sums));
 	for (int e = 0; e < events->nr; e++)
 		x.running_pct[e] = running_pct(&totals->raw[e]);
-	for (size_t i = 0; i < d->nr; i++)
-		order[i] = i;
-	qsort_r(order, d->nr, sizeof(*order), index_cmp, d);
+	key_sort(d->keys, d->nr, order);
 	/* Always walked: the tree's rows are made from the cgroup sums. */
 	err = 0;
 	for (size_t i = 0; i < d->nr && !err;)

@@ -17,6 +17,7 @@
 /* What one interval's rows add up to, per event, for the checks. */
 struct drain_sums {
 	uint64_t system[BPMC_MAX_EVENTS];
+	uint64_t samples[BPMC_MAX_EVENTS]; /* the system rows' */
 	uint64_t scope[3][BPMC_MAX_EVENTS]; /* cgroup, process, thread */
 };
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "names/events.h"
+#include "rows/rare.h"
 #include "rows/self.h"
 
 static uint64_t tv_ns(const struct timeval *tv)
@@ -42,18 +44,24 @@ static int write_supported(const struct self *s, struct row r,
 	return err;
 }
 
-int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
-		     struct sink *sink)
+/* bpmc's own row: the one process of ours, no running_pct. */
+static struct row self_row(void)
 {
-	struct prog_stats prog;
-	struct rusage usage;
-	struct row r = {
+	return (struct row){
 		.scope = "self",
 		.pid = getpid(),
 		.tid = -1,
 		.comm = "bpmc",
 		.running_pct = -1,
 	};
+}
+
+int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
+		     struct sink *sink)
+{
+	struct prog_stats prog;
+	struct rusage usage;
+	struct row r = self_row();
 	char rss[24];
 	struct {
 		const char *event;
@@ -94,4 +102,31 @@ int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 	s->prog = prog;
 	s->usage = usage;
 	return err;
+}
+
+int self__write_sampling_err(const struct event_list *events,
+			     const struct drain_sums *sums, struct sink *sink)
+{
+	char name[32 + EVENT_NAME_LEN], value[32];
+	struct row r = self_row();
+	double err;
+
+	r.no_count = true;
+	r.event = name;
+	r.value = value;
+	int ret = 0;
+
+	for (int e = 0; e < events->nr && !ret; e++) {
+		if (!sums->system[e])
+			continue;
+		snprintf(name, sizeof(name), "sampling_rel_err:%s",
+			 events->ev[e].name);
+		err = rare_rel_err((double)sums->samples[e]);
+		if (isinf(err))
+			snprintf(value, sizeof(value), "inf");
+		else
+			snprintf(value, sizeof(value), "%.4g", err);
+		ret = sink->ops->write_row(sink, &r);
+	}
+	return ret;
 }

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include "maps/collector.h"
+#include "rows/drain.h"
 #include "sinks/sink.h"
 
 struct self {
@@ -27,5 +28,13 @@ void self__init(struct self *s, struct collector *c,
  */
 int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 		     struct sink *sink);
+/*
+ * Sampling mode (v7): a gauge sampling_rel_err:EVENT per event whose
+ * system row counted something this interval, the relative error its
+ * rows can be expected to have at best, 1/sqrt(the system row's
+ * samples) ("inf" with none), from the sums drain__write_rows made.
+ */
+int self__write_sampling_err(const struct event_list *events,
+			     const struct drain_sums *sums, struct sink *sink);
 
 #endif

@@ -19,25 +19,19 @@
  */
 void csv_put_field(struct strbuf *b, const char *s)
 {
-	char esc[4 * CSV_FIELD_MAX + 1];
-	struct strbuf e;
-	const char *p, *q;
+	size_t start = b->len;
 
 	if (!s || !*s) /* no text: an empty field, NULL to SQL */
 		return;
-	strbuf__init(&e, esc, sizeof(esc), 0);
-	escape_text(&e, s);
-	if (e.truncated) { /* longer than any field bpmc writes */
+	strbuf__putc(b, '"');
+	escape_text_quoted(b, s, '"');
+	strbuf__putc(b, '"');
+	/* Longer than any field bpmc writes: refused, not cut. */
+	if (!b->truncated && b->len - start > 4 * CSV_FIELD_MAX + 2) {
+		b->len = start;
+		b->buf[start] = '\0';
 		b->truncated = true;
-		return;
 	}
-	strbuf__putc(b, '"');
-	for (p = esc; (q = strchr(p, '"')); p = q + 1) {
-		strbuf__put(b, p, q + 1 - p); /* through the quote ... */
-		strbuf__putc(b, '"'); /* ... which is doubled */
-	}
-	strbuf__puts(b, p);
-	strbuf__putc(b, '"');
 }
 
 void csv_time(char *out, size_t len, uint64_t realtime_ns)

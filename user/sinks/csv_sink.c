@@ -51,6 +51,8 @@ struct csv_sink {
 	uint64_t lost_total;
 	bool failing, dropping;
 	uint64_t written_while_failing;
+	uint64_t rows; /* rows taken, for record's status line */
+	uint64_t stream_bytes;
 };
 
 static void say(struct csv_sink *c, bool warning, const char *fmt, ...)
@@ -310,7 +312,29 @@ static int csv_write_row(struct sink *s, const struct row *r)
 			"a %s row of cgroup '%.256s' does not fit %d bytes",
 			r->scope, r->cgroup ? r->cgroup : "", ROW_MAX);
 	c->len += b.len;
+	c->rows++;
 	return 0;
+}
+
+/*
+ * A frame to the stream, in one write. Where the stream is a regular
+ * file (-o - > file), its blocks are reserved first and a failed write
+ * is cut back off, so that the file ends on the previous frame.
+ */
+static int write_stream_frame(struct csv_sink *c, const char *buf, size_t len)
+{
+	struct stat st;
+	off_t at = -1;
+	int err;
+
+	if (!fstat(c->stream_fd, &st) && S_ISREG(st.st_mode))
+		at = lseek(c->stream_fd, 0, SEEK_CUR);
+	err = at >= 0 ? reserve_blocks(c->stream_fd, at, len) : 0;
+	if (!err)
+		err = write_full(c->stream_fd, buf, len);
+	if (err && at >= 0 && !ftruncate(c->stream_fd, at))
+		lseek(c->stream_fd, at, SEEK_SET);
+	return err;
 }
 
 static int end_stream(struct sink *s, struct csv_sink *c)
@@ -322,17 +346,19 @@ static int end_stream(struct sink *s, struct csv_sink *c)
 	if (!c->stream_started) {
 		err = format_header(c, c->prefix, c->prefix_len, &header, &len);
 		if (!err) {
-			err = write_full(c->stream_fd, header, len);
+			err = write_stream_frame(c, header, len);
 			free(header);
 		}
-		c->stream_started = true;
+		c->stream_started = !err;
 	}
 	n = format_interval_end(c, c->prefix, c->prefix_len, c->buf + c->len,
 				c->cap - c->len);
 	if (!err && n < 0)
 		err = n;
 	if (!err)
-		err = write_full(c->stream_fd, c->buf, c->len + n);
+		err = write_stream_frame(c, c->buf, c->len + n);
+	if (!err)
+		c->stream_bytes += c->len + n;
 	if (err == -EPIPE)
 		return error__set(&s->error, EPIPE,
 				  "the reader of '%s' is gone", c->cfg.path);
@@ -450,6 +476,14 @@ uint64_t csv_sink__intervals_lost(const struct sink *s)
 	const struct csv_sink *c = s->priv;
 
 	return c ? c->lost_total : 0;
+}
+
+void csv_sink__progress(const struct sink *s, uint64_t *rows, uint64_t *bytes)
+{
+	const struct csv_sink *c = s->priv;
+
+	*rows = c ? c->rows : 0;
+	*bytes = !c ? 0 : c->pub ? publisher__size(c->pub) : c->stream_bytes;
 }
 
 static const struct sink_ops csv_sink_ops = {

@@ -45,6 +45,12 @@ void csv_sink__set_meta(struct sink *s, const struct csv_meta *meta, size_t nr);
 /* "-", a FIFO or a device: no files, so no rotation or retention. */
 bool csv_sink__is_stream(const struct sink *s);
 
+/*
+ * Rows taken so far, and the bytes of the current file (compressed, for
+ * .gz) or, streaming, all written: record's status line.
+ */
+void csv_sink__progress(const struct sink *s, uint64_t *rows, uint64_t *bytes);
+
 /* Intervals that could not be written, so far. */
 uint64_t csv_sink__intervals_lost(const struct sink *s);
 

@@ -341,6 +341,11 @@ void publisher__request_rotation(struct publisher *p)
 	p->rotation_requested = true;
 }
 
+uint64_t publisher__size(const struct publisher *p)
+{
+	return p->fd < 0 ? 0 : p->size;
+}
+
 bool publisher__rotation_due(const struct publisher *p, uint64_t start_ns)
 {
 	if (p->fd < 0 || p->rotation_requested)
@@ -471,6 +476,11 @@ static int write_frame(struct publisher *p, const char *data, size_t len)
 		err = gzip_deflate(p, data, len, Z_SYNC_FLUSH, &buf, &n);
 	if (!err && p->gzip)
 		err = keep_room_for_trailer(p->fd, n);
+	/* The blocks first: on a full disk the frame is refused before a
+	 * byte of it lands, where a write would stop after a block and a
+	 * reader tailing the file would see the cut until the truncate. */
+	if (!err)
+		err = reserve_blocks(p->fd, p->size, n);
 	if (!err)
 		err = write_all(p->fd, buf, n, p->size);
 	if (!err && p->gzip)

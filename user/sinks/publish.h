@@ -54,6 +54,8 @@ int publisher__recover(struct publisher *p, struct error *err);
 
 bool publisher__is_gzip(const struct publisher *p);
 bool publisher__is_open(const struct publisher *p);
+/* Bytes of whole frames in the current file (0: none open). */
+uint64_t publisher__size(const struct publisher *p);
 /* The final name of the open file. */
 const char *publisher__name(const struct publisher *p);
 

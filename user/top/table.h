@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One interval's rows as top keeps them: an entry per key of every
+ * scope the rows stage made (cgroup, process, thread, container, pod),
+ * with a count per event, plus the system and self rows the header
+ * reads. Strings are copied: a row's are only valid during write_row.
+ */
+#ifndef BPMC_TOP_TABLE_H
+#define BPMC_TOP_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sinks/sink.h"
+
+#define TOP_MAX_EVENTS 8
+
+enum top_scope {
+	TOP_CONTAINER,
+	TOP_POD,
+	TOP_CGROUP,
+	TOP_PROCESS,
+	TOP_THREAD,
+	TOP_NR_SCOPES,
+};
+
+struct top_entry {
+	enum top_scope scope;
+	uint64_t cgroup_id;
+	int64_t pid, tid;
+	char *name; /* as shown: escaped, valid UTF-8, no control character */
+	char *container, *pod; /* raw, for a process's parent; "" if none */
+	uint64_t count[TOP_MAX_EVENTS];
+};
+
+struct top_table {
+	struct top_entry *entries;
+	size_t nr, cap;
+	size_t *slots; /* open addressing: index + 1, 0 empty */
+	size_t nr_slots;
+	double seconds; /* the interval's length */
+	uint64_t end_realtime_ns;
+	/* Per event of -e: the system row's count and running_pct. */
+	uint64_t system[TOP_MAX_EVENTS];
+	double running_pct[TOP_MAX_EVENTS];
+	/* bpmc's own cost this interval (self rows). */
+	uint64_t self_cpu_ns, bpf_run_ns;
+};
+
+void top_table__reset(struct top_table *t);
+void top_table__free(struct top_table *t);
+/* Adds a row's count; ev is its event's index. 0 or -ENOMEM. */
+int top_table__add(struct top_table *t, const struct row *r, int ev);
+/* The scope of a row's word, or -1 (system, self, meta...). */
+int top_scope_of(const char *scope);
+/* "container", "pod", "cgroup", "process", "thread". */
+const char *top_scope_name(enum top_scope s);
+
+#endif
