@@ -88,6 +88,7 @@ STAGE_test_pmu_table := names
 STAGE_test_kernel_pmu := names
 STAGE_test_sysfs_pmu := names
 STAGE_test_perf_grammar_parts := names
+STAGE_test_validate_x86 := names
 STAGE_test_counters := fds
 STAGE_test_cgroups := identity
 STAGE_test_containers := identity

@@ -2,6 +2,7 @@
 /* Event names -> perf_event_attr through libpfm. No PMU is opened. */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "names/events.h"
 #include "test.h"
@@ -244,7 +245,48 @@ static void test_keep(void)
 	ASSERT_EQ(map[6], -1, "none mapped");
 }
 
+/*
+ * --pmu takes a table as libpfm takes TABLE:: (any case), and a bare name
+ * then goes through that table alone, found there or not, whatever the
+ * tables libpfm detected say (validate_x86.c's entries, bare).
+ */
+static void test_forced_tables(void)
+{
+	struct events *h = NULL;
+	struct error e = {};
+	struct event ev;
+	struct stat st;
+
+	if (!ASSERT_OK(events__new(&h, "AMD64_FAM17H_ZEN2", &e), "any case"))
+		return;
+	ASSERT_STREQ(events__core_table(h), "amd64_fam17h_zen2",
+		     "libpfm's spelling");
+	/* Zen 4 has it too, but wants a unit mask: Zen 2's table decides. */
+	if (ASSERT_OK(events__encode(h, "L2_PREFETCH_HIT_L2", &ev, &e),
+		      "through the forced table"))
+		ASSERT_EQ(ev.attr.config, 0x1f70, "zen2's default unit mask");
+	events__free(h);
+
+	/* Only cbo0 has UNC_CLOCKTICKS: unknown in cbo1, PMU or not. */
+	if (!ASSERT_OK(events__new(&h, "snb_unc_cbo1", &e), "uncore table"))
+		return;
+	ASSERT_EQ(events__encode(h, "UNC_CLOCKTICKS", &ev, &e), -ENOENT,
+		  "not in cbo1");
+	ASSERT_TRUE(strstr(e.msg, "unknown event") != NULL, "unknown");
+	events__free(h);
+
+	/* Refused for the forced table's kernel PMU, not another's. */
+	if (stat("/sys/bus/event_source/devices/uncore_cha_6", &st) == 0 ||
+	    !ASSERT_OK(events__new(&h, "skx_unc_cha6", &e), "cha6"))
+		return;
+	ASSERT_EQ(events__encode(h, "UNC_C_CLOCKTICKS", &ev, &e), -ENODEV,
+		  "no uncore_cha_6");
+	ASSERT_TRUE(strstr(e.msg, "'uncore_cha_6'") != NULL, "names it");
+	events__free(h);
+}
+
 static const struct subtest tests[] = {
+	{ "forced_tables", test_forced_tables },
 	{ "keep", test_keep },
 	{ "handles", test_handles },
 	{ "two_software", test_two_software },

@@ -31,9 +31,12 @@ struct events {
 static int force_table(struct events *e, const char *table, struct error *err)
 {
 	char hint[256] = "";
+	pfm_pmu_info_t info;
+	int pmu = pfm_pmu_by_name(table);
 
-	if (pfm_pmu_by_name(table) >= 0) {
-		snprintf(e->core, sizeof(e->core), "%s", table);
+	/* In libpfm's spelling, whatever the case given: tables compare so. */
+	if (pmu >= 0 && pfm_pmu_get(pmu, &info)) {
+		snprintf(e->core, sizeof(e->core), "%s", info.name);
 		e->forced = true;
 		return 0;
 	}
@@ -180,21 +183,36 @@ static int unknown_event(struct events *e, const char *name, int ret,
  * searches the tables it detected itself, while bpmc's table comes from
  * CPUID (or --pmu, or $BPMC_CPUINFO): where the two differ, ours wins,
  * so that a name means the same thing on every host bpmc calls alike.
+ * fstr is libpfm's qualified name when it encoded, else NULL: then the
+ * table is the one libpfm found the event in, and it counts only when we
+ * have a table of our own to try instead (a unit mask ours takes may be
+ * missing from the other's event of the same name).
  */
-static bool foreign_core_table(const struct events *e, const struct event *ev)
+static bool foreign_core_table(const struct events *e, const char *name,
+			       const char *fstr)
 {
-	const char *sep = strstr(ev->fstr, "::");
-	char table[64];
+	const char *sep = fstr ? strstr(fstr, "::") : NULL;
+	char table[64], event[EVENT_NAME_LEN];
+	pfm_event_info_t ev;
 	pfm_pmu_info_t info;
-	int pmu;
+	int pmu, idx;
 
 	/* Without a CPUID of our own, libpfm's detection is all there is. */
-	if (!e->cpu_known || !sep || sep - ev->fstr >= (long)sizeof(table))
+	if (!e->cpu_known && !e->forced)
 		return false;
-	snprintf(table, sizeof(table), "%.*s", (int)(sep - ev->fstr), ev->fstr);
-	pmu = pfm_pmu_by_name(table);
+	if (fstr) {
+		if (!sep || sep - fstr >= (long)sizeof(table))
+			return false;
+		snprintf(table, sizeof(table), "%.*s", (int)(sep - fstr), fstr);
+		pmu = pfm_pmu_by_name(table);
+	} else {
+		snprintf(event, sizeof(event), "%.*s", (int)strcspn(name, ":"),
+			 name);
+		idx = e->core[0] ? pfm_find_event(event) : -1;
+		pmu = idx >= 0 && pfm_event_get(idx, &ev) ? (int)ev.pmu : -1;
+	}
 	return pmu >= 0 && pfm_pmu_get(pmu, &info) &&
-	       info.type == PFM_PMU_TYPE_CORE && strcmp(table, e->core);
+	       info.type == PFM_PMU_TYPE_CORE && strcmp(info.name, e->core);
 }
 
 /*
@@ -245,31 +263,53 @@ static int add_group_mods(const char *name, const char *group, struct event *ev,
 	return 0;
 }
 
+/*
+ * An uncore event without its kernel PMU is refused as such (ret is
+ * libpfm's answer; qualified the TABLE::NAME a bare name was retried as,
+ * or NULL). The PMU is that of our table where it has the event and
+ * failed there; there is none where ours is an uncore table without it
+ * (--pmu snb_unc_cbo1 UNC_CLOCKTICKS, which only cbo0 has): the name is
+ * unknown there, whichever other table has it.
+ */
+static int check_kernel_pmu(const struct events *e, const char *name, int ret,
+			    const char *qualified, const struct event *ev,
+			    struct error *err)
+{
+	if (ret == PFM_SUCCESS)
+		return kernel_pmu__check(NULL, name, ev->fstr, &ev->attr, err);
+	if (qualified && ret != PFM_ERR_NOTFOUND)
+		return kernel_pmu__check(NULL, name, qualified, NULL, err);
+	if (qualified && kernel_pmu__is_uncore_table(e->core))
+		return 0;
+	return kernel_pmu__check(NULL, name, NULL, NULL, err);
+}
+
 /* libpfm's names, bare ones through bpmc's table, then tracepoints. */
 static int encode_pfm(struct events *e, const char *name, const char *group,
 		      struct event *ev, struct error *err)
 {
 	char qualified[EVENT_NAME_LEN + 64];
 	struct error tp = {};
+	bool retried;
 	int ret, kret;
 
 	ret = check_rate_terms(name, err);
 	if (ret)
 		return ret;
 	ret = pfm_encode(name, ev);
-	if (ret == PFM_SUCCESS && is_bare(name) && foreign_core_table(e, ev))
+	if (ret != PFM_ERR_NOTFOUND && is_bare(name) &&
+	    foreign_core_table(e, name, ret == PFM_SUCCESS ? ev->fstr : NULL))
 		ret = PFM_ERR_NOTFOUND;
-	if (ret == PFM_ERR_NOTFOUND && is_bare(name) && e->core[0]) {
+	retried = ret == PFM_ERR_NOTFOUND && is_bare(name) && e->core[0];
+	if (retried) {
 		/* libpfm only searches detected tables for bare names; ours
 		 * is derived from CPUID (or forced), so retry through it, and
 		 * keep its reason ("missing unit mask") if it fails too. */
 		snprintf(qualified, sizeof(qualified), "%s::%s", e->core, name);
 		ret = pfm_encode(qualified, ev);
 	}
-	/* An uncore event without its kernel PMU is refused as such. */
-	kret = kernel_pmu__check(NULL, name,
-				 ret == PFM_SUCCESS ? ev->fstr : NULL,
-				 ret == PFM_SUCCESS ? &ev->attr : NULL, err);
+	kret = check_kernel_pmu(e, name, ret, retried ? qualified : NULL, ev,
+				err);
 	if (kret)
 		return kret;
 	if (ret == PFM_SUCCESS)

@@ -143,7 +143,7 @@ static bool event_table(const char *name, const char *fstr, char *buf,
 	return true;
 }
 
-static bool is_uncore_table(const char *table)
+bool kernel_pmu__is_uncore_table(const char *table)
 {
 	pfm_pmu_info_t info;
 	int pmu = pfm_pmu_by_name(table);
@@ -186,7 +186,7 @@ int kernel_pmu__check(const char *root, const char *name, const char *fstr,
 	char table[64], kpmu[64];
 
 	if (!event_table(name, fstr, table, sizeof(table)) ||
-	    !is_uncore_table(table))
+	    !kernel_pmu__is_uncore_table(table))
 		return 0;
 	if (kernel_pmu__for_table(table, kpmu, sizeof(kpmu)))
 		return check_known(root, name, kpmu, attr, err);

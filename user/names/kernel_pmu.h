@@ -22,11 +22,16 @@
  */
 bool kernel_pmu__for_table(const char *table, char *buf, size_t len);
 
+/* True when libpfm's table (any case) is an uncore or RAPL one. */
+bool kernel_pmu__is_uncore_table(const char *table);
+
 /*
  * Whether event name may go on: 0 when its libpfm table is not an uncore
  * one, or when the kernel PMU it needs is under root (NULL: the sysfs
  * default) and, if encoded (attr not NULL, fstr libpfm's qualified
- * name), carries that PMU's type. Otherwise -ENODEV (or the errno of
+ * name), carries that PMU's type. fstr, when not encoded, is the
+ * TABLE::NAME that was tried (a bare name through the table bpmc uses),
+ * or NULL: libpfm's look-up decides. Otherwise -ENODEV (or the errno of
  * reading sysfs) with err naming the event and the kernel PMU. A name
  * libpfm does not know at all is left to the caller's "unknown event".
  */

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "names/pfm.h"
 
@@ -49,13 +50,14 @@ bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info)
 	       info->type == PFM_ATTR_UMASK;
 }
 
+/* Any case, as libpfm takes TABLE:: (SNBEP_UNC_PCU::... in its tests). */
 int pfm_pmu_by_name(const char *name)
 {
 	pfm_pmu_info_t info;
 	pfm_pmu_t pmu;
 
 	pfm_for_all_pmus(pmu) {
-		if (pfm_pmu_get(pmu, &info) && !strcmp(info.name, name))
+		if (pfm_pmu_get(pmu, &info) && !strcasecmp(info.name, name))
 			return pmu;
 	}
 	return -1;
