@@ -92,6 +92,33 @@ struct counts_map {
 struct counts_map counts_0 SEC(".maps");
 struct counts_map counts_1 SEC(".maps");
 
+/*
+ * The store: keys that user space has given an entry of their own, and
+ * each entry's counts, one array per generation, which user space maps
+ * and reads in place at every interval's end: no system call and no
+ * per-key kernel work for the keys that live on from one interval to
+ * the next (bench/export_cost). Only user space writes key_entry; the
+ * BPF side only looks keys up in it, and a key that is not there yet
+ * goes to the counts hash of its generation, as above. value_size is
+ * BPMC_VALUE_SIZE(nr_events), like the hashes'.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct bpmc_key);
+	__type(value, __u32);
+} key_entry SEC(".maps");
+
+struct entries_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct bpmc_value));
+};
+struct entries_map entries_0 SEC(".maps");
+struct entries_map entries_1 SEC(".maps");
+
 /* New cgroups' paths, drained by user space every interval. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -132,8 +159,21 @@ static __always_inline void drop_slot(struct bpmc_slot *slot, __u32 why)
 	drop_add(why, n);
 }
 
-static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
+/* The store entry of key in generation g, if user space gave it one. */
+static __always_inline struct bpmc_value *entry_of(__u32 g,
+						   const struct bpmc_key *key)
 {
+	__u32 *idx = bpf_map_lookup_elem(&key_entry, key);
+
+	if (!idx)
+		return NULL;
+	return bpf_map_lookup_elem(g ? (void *)&entries_1 : (void *)&entries_0,
+				   idx);
+}
+
+static __always_inline void counts_add(__u32 g, struct bpmc_slot *slot)
+{
+	void *map = g ? (void *)&counts_1 : (void *)&counts_0;
 	struct bpmc_value *v;
 	struct bpmc_counts *d, *s;
 	/* int, not long: as in libbpf-tools' maps.bpf.h, a 64-bit compare
@@ -142,6 +182,15 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 
 	if (slot->skip)
 		return; /* filtered out by -G: counted only to keep readings */
+	v = entry_of(g, &slot->key);
+	if (v) {
+		/* The first name of the interval, as a new hash entry would
+		 * take it; two CPUs racing both write a name of the key. */
+		if (!v->comm[0])
+			__builtin_memcpy(v->comm, slot->value.comm,
+					 sizeof(v->comm));
+		goto add;
+	}
 	v = bpf_map_lookup_elem(map, &slot->key);
 
 	if (!v) {
@@ -163,6 +212,7 @@ static __always_inline void counts_add(void *map, struct bpmc_slot *slot)
 			return;
 		}
 	}
+add:
 	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++) {
 		s = &slot->value.ev[i];
 		if (!s->samples)
@@ -316,7 +366,7 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 	    slot->skip == skip)
 		return;
 	if (slot->key.cgroup_id)
-		counts_add(g ? (void *)&counts_1 : (void *)&counts_0, slot);
+		counts_add(g, slot);
 	slot->key = key;
 	slot->skip = skip;
 	__builtin_memset(&slot->value, 0, sizeof(slot->value));
@@ -619,7 +669,9 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid,
 		return 0; /* cgroup rows only: no name is written */
 	current_key(&key, pid_tgid);
 	map = g ? (void *)&counts_1 : (void *)&counts_0;
-	v = bpf_map_lookup_elem(map, &key);
+	v = entry_of(g, &key);
+	if (!v)
+		v = bpf_map_lookup_elem(map, &key);
 	if (v) {
 		bpf_get_current_comm(v->comm, sizeof(v->comm));
 	} else {

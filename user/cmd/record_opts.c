@@ -173,10 +173,11 @@ static const struct cmd_option record_options[] = {
 	{ "self-stats", OPT_SELF_STATS, no_argument, NULL,
 	  "keep BPF run-time statistics on, for the self rows" },
 	{ "max-keys", OPT_MAX_KEYS, required_argument, "N",
-	  "distinct keys per interval the maps hold (default\n"
-	  "16384); full, they take up to N x (240 + 96 x EVENTS)\n"
-	  "bytes for N a power of two: 5.2 MiB at the default\n"
-	  "with one event; refused beyond what memory allows" },
+	  "distinct keys the maps hold (default 16384): those\n"
+	  "that carry on, and those new in an interval; full,\n"
+	  "they take up to N x (412 + 160 x EVENTS) bytes for N\n"
+	  "a power of two: 8.9 MiB at the default with one\n"
+	  "event; refused beyond what memory allows" },
 	{ "pmu", OPT_PMU, required_argument, "TABLE",
 	  "force libpfm's core PMU table" },
 	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" },
@@ -496,7 +497,7 @@ int record_check_max_keys(const struct collector_opts *o, struct error *err)
 		return 0;
 	return error__set(
 		err, ENOMEM,
-		"'--max-keys %u' needs up to %llu bytes (%.1f MiB: %llu a key with %d event%s, both counts hashes full and the interval's copy), and %s leaves %llu: want --max-keys %llu or less",
+		"'--max-keys %u' needs up to %llu bytes (%.1f MiB: %llu a key with %d event%s, the maps full, the interval's copy and the entries' keeping), and %s leaves %llu: want --max-keys %llu or less",
 		o->max_keys, (unsigned long long)cost, cost / 1048576.0,
 		(unsigned long long)(cost / o->max_keys), o->nr_events,
 		o->nr_events == 1 ? "" : "s", room.bound,

@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "maps/collector.h"
+#include "maps/entries.h"
 /* After collector.h: the skeleton refers to the shared types by name. */
 #include "collect.skel.h"
 #include "common/util.h"
@@ -28,6 +30,11 @@ struct collector {
 	uint64_t drops_seen[BPMC_DROP_NR];
 	__u32 gen; /* every CPU's live generation */
 	bool ringbuf, batch; /* what the kernel offers (collector__probe) */
+	/* The store: each generation's entries array, mapped, and which
+	 * key has which entry (maps/entries.h). */
+	void *entries_map[BPMC_GENERATIONS];
+	size_t entries_map_len;
+	struct entries *entries;
 	struct ring_buffer *new_cgroups;
 	int stats_fd;
 	void (*on_new_cgroup)(void *ctx, const struct bpmc_cgroup_event *e);
@@ -51,6 +58,34 @@ static struct bpf_program *overflow_prog(struct collector *c, int e)
 
 	snprintf(name, sizeof(name), "on_overflow_%d", e);
 	return bpf_object__find_program_by_name(c->skel->obj, name);
+}
+
+/* Maps both generations' entries arrays and sets up their keeping. */
+static int map_entries(struct collector *c, uint32_t max_keys,
+		       struct error *error)
+{
+	struct bpf_map *gen[] = { c->skel->maps.entries_0,
+				  c->skel->maps.entries_1 };
+	size_t page = sysconf(_SC_PAGESIZE);
+	int err;
+
+	c->entries_map_len = ((c->value_size + 7) & ~(size_t)7) * max_keys;
+	c->entries_map_len = (c->entries_map_len + page - 1) / page * page;
+	for (int g = 0; g < BPMC_GENERATIONS; g++) {
+		c->entries_map[g] = mmap(NULL, c->entries_map_len,
+					 PROT_READ | PROT_WRITE, MAP_SHARED,
+					 bpf_map__fd(gen[g]), 0);
+		if (c->entries_map[g] == MAP_FAILED) {
+			c->entries_map[g] = NULL;
+			return error__set(
+				error, errno,
+				"cannot map the counts of %u keys: %s",
+				max_keys, strerror(errno));
+		}
+	}
+	err = entries__new(&c->entries, max_keys, c->value_size, c->entries_map,
+			   bpf_map__fd(c->skel->maps.key_entry), c->batch);
+	return err ? error__set(error, err, "out of memory") : 0;
 }
 
 int collector__load(struct collector **out, const struct collector_opts *opts,
@@ -101,19 +136,31 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 		c->skel->rodata->filter_level[i] = opts->filter_level[i];
 		c->skel->rodata->filter_id[i] = opts->filter_id[i];
 	}
-	bpf_map__set_max_entries(c->skel->maps.counts_0, opts->max_keys);
-	bpf_map__set_max_entries(c->skel->maps.counts_1, opts->max_keys);
-	if (opts->no_prealloc) {
-		bpf_map__set_map_flags(c->skel->maps.counts_0,
-				       BPF_F_NO_PREALLOC);
-		bpf_map__set_map_flags(c->skel->maps.counts_1,
-				       BPF_F_NO_PREALLOC);
-	}
 	/* Only the run's events: what the kernel copies out per key, and
-	 * the memory of both hashes, shrink with them. */
+	 * the memory of the hashes and arrays, shrink with them. */
 	c->value_size = BPMC_VALUE_SIZE(opts->nr_events);
-	bpf_map__set_value_size(c->skel->maps.counts_0, c->value_size);
-	bpf_map__set_value_size(c->skel->maps.counts_1, c->value_size);
+	{
+		struct bpf_map *keyed[] = { c->skel->maps.counts_0,
+					    c->skel->maps.counts_1,
+					    c->skel->maps.key_entry };
+		struct bpf_map *sized[] = { c->skel->maps.counts_0,
+					    c->skel->maps.counts_1,
+					    c->skel->maps.entries_0,
+					    c->skel->maps.entries_1 };
+
+		for (size_t i = 0; i < ARRAY_SIZE(keyed); i++) {
+			bpf_map__set_max_entries(keyed[i], opts->max_keys);
+			if (opts->no_prealloc)
+				bpf_map__set_map_flags(keyed[i],
+						       BPF_F_NO_PREALLOC);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(sized); i++)
+			bpf_map__set_value_size(sized[i], c->value_size);
+		bpf_map__set_max_entries(c->skel->maps.entries_0,
+					 opts->max_keys);
+		bpf_map__set_max_entries(c->skel->maps.entries_1,
+					 opts->max_keys);
+	}
 	bpf_map__set_max_entries(c->skel->maps.slots, c->nr_cpus *
 							      BPMC_GENERATIONS *
 							      BPMC_SLOT_WAYS);
@@ -143,6 +190,9 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 			strerror(-err));
 		goto cleanup;
 	}
+	err = map_entries(c, opts->max_keys, error);
+	if (err)
+		goto cleanup;
 	*out = c;
 	return 0;
 cleanup:
@@ -154,20 +204,26 @@ cleanup:
  * The kernel's htab_map_mem_usage(): per element a struct htab_elem of
  * 48 bytes, the key and the value rounded to 8, one 16-byte bucket per
  * power of two at or above max_entries, and the memory allocator's
- * 8-byte node when not preallocated. bench/keys_cost and
+ * 8-byte node when not preallocated; array_map_mem_usage(): the values
+ * rounded to 8. The three hashes (the counts of each generation and
+ * key_entry), the store's two arrays, then user space's: the interval's
+ * copy and the keeping of entries. bench/keys_cost and
  * test_record_max_keys compare it with the kernel's fdinfo memlock.
  */
 uint64_t collector__keys_bytes(const struct collector_opts *opts)
 {
 	uint64_t n = opts->max_keys, buckets = 1;
-	uint64_t value = BPMC_VALUE_SIZE(opts->nr_events);
-	uint64_t elem = 48 + ((sizeof(struct bpmc_key) + 7) & ~7ull) +
-			((value + 7) & ~7ull) + (opts->no_prealloc ? 8 : 0);
+	uint64_t value = (BPMC_VALUE_SIZE(opts->nr_events) + 7) & ~7ull;
+	uint64_t key = (sizeof(struct bpmc_key) + 7) & ~7ull;
+	uint64_t node = opts->no_prealloc ? 8 : 0;
+	uint64_t counts_elem = 48 + key + value + node;
+	uint64_t entry_elem = 48 + key + sizeof(__u32) + 4 + node;
 
 	while (buckets < n)
 		buckets *= 2;
-	return 2 * (n * elem + buckets * 16) +
-	       n * (sizeof(struct bpmc_key) + value);
+	return n * (2 * counts_elem + entry_elem) + 3 * buckets * 16 +
+	       n * 2 * value + n * (sizeof(struct bpmc_key) + value) +
+	       n * ENTRIES_BYTES_PER_KEY;
 }
 
 static int attach_prog(struct collector *c, struct bpf_program *prog,
@@ -322,7 +378,7 @@ int collector__attach_cpu(struct collector *c, const struct counters *counters,
 	return err;
 }
 
-static int interval_data__reserve(struct interval_data *d, size_t nr)
+int interval_data__reserve(struct interval_data *d, size_t nr)
 {
 	void *k, *v;
 	size_t cap = d->cap ? d->cap : 1024;
@@ -480,6 +536,7 @@ int collector__take_retired(struct collector *c, struct interval_data *d)
 {
 	__u32 old = c->gen;
 	struct bpf_map *map;
+	size_t new_keys;
 	int err;
 
 	c->gen ^= 1;
@@ -490,12 +547,18 @@ int collector__take_retired(struct collector *c, struct interval_data *d)
 		d->value_size = c->value_size;
 	}
 	map = old ? c->skel->maps.counts_1 : c->skel->maps.counts_0;
+	/* First the keys new this interval, which get entries below. */
 	err = (c->batch ? take_counts : take_counts_one_by_one)(
 		bpf_map__fd(map), d, bpf_map__max_entries(map));
+	new_keys = d->nr;
+	if (!err)
+		err = entries__take(c->entries, old, d);
 	if (!err)
 		err = take_slots(c, old, d);
 	if (!err)
 		err = take_drops(c, d);
+	if (!err)
+		err = entries__assign(c->entries, d->keys, new_keys);
 	return err;
 }
 
@@ -570,7 +633,16 @@ int collector__inject(struct collector *c, const struct bpmc_key *key,
 {
 	struct bpf_map *map = c->gen ? c->skel->maps.counts_1 :
 				       c->skel->maps.counts_0;
+	__u32 idx;
 
+	/* Where the BPF side would put it: the key's entry, if it has one. */
+	if (!bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.key_entry), key,
+				 &idx)) {
+		memcpy((char *)c->entries_map[c->gen] +
+			       idx * ((c->value_size + 7) & ~(size_t)7),
+		       value, c->value_size);
+		return 0;
+	}
 	return bpf_map_update_elem(bpf_map__fd(map), key, value, BPF_ANY) ?
 		       -errno :
 		       0;
@@ -588,6 +660,10 @@ void collector__destroy(struct collector *c)
 	for (int i = 0; c->fd_links && i < c->nr_fd_links; i++)
 		bpf_link__destroy(c->fd_links[i]);
 	free(c->fd_links);
+	entries__free(c->entries);
+	for (int g = 0; g < BPMC_GENERATIONS; g++)
+		if (c->entries_map[g])
+			munmap(c->entries_map[g], c->entries_map_len);
 	collect_bpf__destroy(c->skel);
 	free(c->slot_buf);
 	free(c->drop_buf);

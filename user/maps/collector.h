@@ -149,6 +149,8 @@ int collector__take_new_cgroups(struct collector *c,
 				void *ctx);
 void collector__destroy(struct collector *c);
 
+/* Room for nr entries in all (0, or -ENOMEM). */
+int interval_data__reserve(struct interval_data *data, size_t nr);
 void interval_data__free(struct interval_data *data);
 
 #endif
