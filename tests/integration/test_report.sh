@@ -60,6 +60,28 @@ got "$TMP/r1.csv" >"$TMP/got1"
 diff "$TMP/want1" "$TMP/got1" >"$TMP/d1" && echo "  $(grep -vc seconds "$TMP/want1") cgroup x event totals and the seconds equal the rows'" ||
 	fail "report totals differ from the rows': $(head -5 "$TMP/d1")"
 
+# And SQLite's, from both files at once: sum(count) of the cgroup rows
+# per cgroup and event, against the report of the same two files.
+if ! command -v sqlite3 >/dev/null; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null 2>&1
+fi
+if command -v sqlite3 >/dev/null; then
+	sqlite3 -bail -csv "$TMP/both.db" ".import --csv $TMP/one.csv bpmc" \
+		".import --csv --skip 1 $TMP/two.csv bpmc" \
+		"SELECT cgroup || ' ' || event || ' ' || sum(CAST(count AS INTEGER)) FROM bpmc
+		 WHERE scope = 'cgroup' GROUP BY cgroup, event" 2>"$TMP/sqlite.err" |
+		tr -d '"' | sort >"$TMP/want.sqlite" || fail "sqlite3: $(cat "$TMP/sqlite.err")"
+	"$BPMC" report --by cgroup --csv "$TMP/one.csv" "$TMP/two.csv" >"$TMP/r12.csv" || fail "report of two files failed"
+	got "$TMP/r12.csv" | grep -v '^seconds' >"$TMP/got12"
+	if [ -s "$TMP/want.sqlite" ] && diff "$TMP/want.sqlite" "$TMP/got12" >"$TMP/d12"; then
+		echo "  sqlite3 $(sqlite3 -version | cut -d' ' -f1): $(wc -l <"$TMP/want.sqlite") cgroup x event totals of both files, the report's exactly"
+	else
+		fail "report totals differ from sqlite3's: $(head -5 "$TMP/d12")"
+	fi
+else
+	fail "sqlite3 is not installed and could not be"
+fi
+
 # --cgroup keeps the subtree, whole components only.
 "$BPMC" report --by cgroup --csv --cgroup "/$T/a" "$TMP/one.csv" >"$TMP/ra.csv" || fail "--cgroup failed"
 keys=$(csv_awk 'FNR > 0 { print $col("cgroup") }' "$TMP/ra.csv" | sort -u | tr '\n' ' ')
