@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * export_cost N: the time and peak RSS to drain and write one interval
- * holding N distinct keys. The keys are put in the live BPF hash through
- * the collector's test hook (as many processes in the root cgroup), then
+ * holding N distinct keys. The keys are put where the BPF side would put
+ * them through the collector's test hook (as many processes in the root
+ * cgroup): the live hash the first time, their store entries after. Then
  * one interval runs the real path: flush every CPU, take the retired
- * generation with batch look-ups, merge, resolve and write CSV to a file.
+ * generation (the hash by batch look-ups, the store in place), merge,
+ * resolve and write CSV to a file. The first interval of new keys, then
+ * the steady state of keys that carry on.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -222,6 +222,42 @@ for r in $(seq 0 $((ROUNDS - 1))); do
 	done
 done
 
+# What each bpmc configuration costs directly, which the pairs' wall
+# clock cannot resolve below a few per cent on this VM (bare against
+# bare moves by as much): once per workload and configuration, with BPF
+# run-time statistics on, the run time of the collector's programs (they
+# run on the workload's CPUs, in its time) and the collector's own CPU
+# (utime + stime), over the workload's cgroups' CPU without them. A floor
+# for sampling, whose timer interrupts (a hypervisor exit each, here)
+# cost outside any program; all of it but cache effects for exact mode.
+# DIRECT=0 skips it.
+proc_cpu_ms() { # PID: utime + stime in ms
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.3f", ($12 + $13) * 1000 / hz }' "/proc/$1/stat"
+}
+if [ "${DIRECT:-1}" = 1 ]; then
+	hold_bpf_stats || exit 1
+	for w in $WORKLOADS; do
+		for c in "${CFG[@]}"; do
+			case $c in defaults | sampling | exact1 | exact4) ;; *) continue ;; esac
+			start_collector "$c" "$w"
+			mine="$(pid_progs "$CPID")"
+			read -r _ ns0 < <(prog_stats "$mine")
+			self0=$(proc_cpu_ms "$CPID")
+			run_workload "$w"
+			read -r _ ns1 < <(prog_stats "$mine")
+			self1=$(proc_cpu_ms "$CPID")
+			stop_collector
+			awk -v w="$w" -v c="$c" -v ns="$((ns1 - ns0))" -v s0="$self0" -v s1="$self1" -v u="$USAGE" 'BEGIN {
+				bpf = ns / 1e6; self = s1 - s0; work = u * 1000 - bpf
+				printf "macro_%s_%s_bpf_ms %.1f\n", w, c, bpf
+				printf "macro_%s_%s_self_ms %.1f\n", w, c, self
+				printf "macro_%s_%s_direct_pct %.2f\n", w, c, (work > 0 ? 100 * (bpf + self) / work : 0) }' |
+				tee -a "$TMP/direct" | tr '\n' ' ' | sed "s/^/  direct $w $c: /;s/\$/\n/" >&2
+		done
+	done
+	end_children
+fi
+
 # stats KEY W C COLUMN-BARE COLUMN-CONFIGURED: KEY median, KEY_range min-max.
 stats() {
 	awk -v w="$2" -v c="$3" -v b="$4" -v x="$5" '$1 == w && $2 == c && $b > 0 { print 100 * ($x / $b - 1) }' "$TMP/pairs" >"$TMP/s"
@@ -237,6 +273,7 @@ for w in $WORKLOADS; do
 		stats "macro_${w}_${c}_usage" "$w" "$c" 5 6
 	done
 done
+[ -s "$TMP/direct" ] && cat "$TMP/direct"
 echo "macro_rounds $ROUNDS"
 echo "macro_build_rounds $BUILD_ROUNDS"
 echo "macro_build_builds $BUILDS"
