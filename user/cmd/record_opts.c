@@ -100,9 +100,7 @@ enum {
 };
 
 static const struct cmd_option record_options[] = {
-	{ "events", 'e', required_argument, "LIST",
-	  "events to count (default: cycles,instructions, or\n"
-	  "cpu-clock without a hardware PMU); {a,b} is a group" },
+	CMD_OPTION_EVENTS,
 	{ "mode", OPT_MODE, required_argument, "MODE",
 	  "exact (default): read the counters at every context\n"
 	  "switch; sampling (the default with -c or -F): credit\n"
@@ -172,15 +170,9 @@ static const struct cmd_option record_options[] = {
 	  "attribute to the cgroup v1 hierarchy of controller C" },
 	{ "self-stats", OPT_SELF_STATS, no_argument, NULL,
 	  "keep BPF run-time statistics on, for the self rows" },
-	{ "max-keys", OPT_MAX_KEYS, required_argument, "N",
-	  "distinct keys the maps hold (default 16384): those\n"
-	  "that carry on, and those new in an interval; full,\n"
-	  "they take up to N x (412 + 160 x EVENTS) bytes for N\n"
-	  "a power of two: 8.9 MiB at the default with one\n"
-	  "event; refused beyond what memory allows" },
-	{ "pmu", OPT_PMU, required_argument, "TABLE",
-	  "force libpfm's core PMU table" },
-	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" },
+	CMD_OPTION_MAX_KEYS(OPT_MAX_KEYS),
+	CMD_OPTION_PMU(OPT_PMU),
+	CMD_OPTION_VERBOSE,
 	{},
 };
 

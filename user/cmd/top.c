@@ -29,9 +29,7 @@ enum {
 };
 
 static const struct cmd_option top_options[] = {
-	{ "events", 'e', required_argument, "LIST",
-	  "events to count (default: cycles,instructions, or\n"
-	  "cpu-clock without a hardware PMU); {a,b} is a group" },
+	CMD_OPTION_EVENTS,
 	{ "mode", OPT_MODE, required_argument, "MODE",
 	  "exact (default) or sampling, as for record" },
 	{ "interval", 'I', required_argument, "MS",
@@ -53,11 +51,9 @@ static const struct cmd_option top_options[] = {
 	  "--batch's width (default: $COLUMNS, else 160)" },
 	{ "best-effort", OPT_BEST_EFFORT, no_argument, NULL,
 	  "leave out, with a warning, the events this host cannot open" },
-	{ "max-keys", OPT_MAX_KEYS, required_argument, "N",
-	  "distinct keys per interval the maps hold (default 16384)" },
-	{ "pmu", OPT_PMU, required_argument, "TABLE",
-	  "force libpfm's core PMU table" },
-	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" },
+	CMD_OPTION_MAX_KEYS(OPT_MAX_KEYS),
+	CMD_OPTION_PMU(OPT_PMU),
+	CMD_OPTION_VERBOSE,
 	{},
 };
 

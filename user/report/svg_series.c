@@ -192,22 +192,29 @@ static unsigned run_end(const double *v, unsigned start, unsigned nb)
  * along the rows below it: a NaN is a gap, never a 0. top = base + the
  * row's values.
  */
+/* A subpath's start, at bucket start and height y; y in tenths back. */
+static long move_to(FILE *out, const struct frame *f, unsigned start,
+		    double y)
+{
+	fputs("M", out);
+	svg_coord(out, frame_x(f, start));
+	fputs(" ", out);
+	svg_coord(out, y);
+	return tenths(y);
+}
+
 static void area_path(FILE *out, const struct frame *f, const double *v,
 		      const double *base, const double *top)
 {
 	unsigned nb = f->nr_buckets, start, end;
-	double y;
+	long y;
 
 	for (start = 0; start < nb; start = end + 1) {
 		end = run_end(v, start, nb);
 		if (end == start)
 			continue;
-		y = frame_y(f, top[start]);
-		fputs("M", out);
-		svg_coord(out, frame_x(f, start));
-		fputs(" ", out);
-		svg_coord(out, y);
-		edge(out, f, top, start, end, false, tenths(y));
+		y = move_to(out, f, start, frame_y(f, top[start]));
+		edge(out, f, top, start, end, false, y);
 		edge(out, f, base, start, end, true,
 		     tenths(frame_y(f, top[end - 1])));
 		fputs("Z", out);
@@ -217,18 +224,13 @@ static void area_path(FILE *out, const struct frame *f, const double *v,
 static void line_path(FILE *out, const struct frame *f, const double *v)
 {
 	unsigned nb = f->nr_buckets, start, end;
-	double y;
 
 	for (start = 0; start < nb; start = end + 1) {
 		end = run_end(v, start, nb);
 		if (end == start)
 			continue;
-		y = frame_y(f, v[start]);
-		fputs("M", out);
-		svg_coord(out, frame_x(f, start));
-		fputs(" ", out);
-		svg_coord(out, y);
-		edge(out, f, v, start, end, false, tenths(y));
+		edge(out, f, v, start, end, false,
+		     move_to(out, f, start, frame_y(f, v[start])));
 	}
 }
 
