@@ -193,8 +193,7 @@ static unsigned run_end(const double *v, unsigned start, unsigned nb)
  * row's values.
  */
 /* A subpath's start, at bucket start and height y; y in tenths back. */
-static long move_to(FILE *out, const struct frame *f, unsigned start,
-		    double y)
+static long move_to(FILE *out, const struct frame *f, unsigned start, double y)
 {
 	fputs("M", out);
 	svg_coord(out, frame_x(f, start));
