@@ -32,30 +32,24 @@ struct cmd_option {
 };
 
 /* The collector's options that record and top share, word for word. */
-#define CMD_OPTION_EVENTS                                                     \
-	{                                                                     \
-		"events", 'e', required_argument, "LIST",                     \
-			"events to count (default: cycles,instructions, or\n" \
-			"cpu-clock without a hardware PMU); {a,b} is a group" \
-	}
-#define CMD_OPTION_MAX_KEYS(key)                                                 \
-	{                                                                        \
-		"max-keys", (key), required_argument, "N",                       \
-			"distinct keys the maps hold (default 16384): those\n"   \
-			"that carry on, and those new in an interval; full,\n"   \
-			"they take up to N x (412 + 160 x EVENTS) bytes for N\n" \
-			"a power of two: 8.9 MiB at the default with one\n"      \
-			"event; refused beyond what memory allows"               \
-	}
-#define CMD_OPTION_PMU(key)                               \
-	{                                                 \
-		"pmu", (key), required_argument, "TABLE", \
-			"force libpfm's core PMU table"   \
-	}
-#define CMD_OPTION_VERBOSE                                                 \
-	{                                                                  \
-		"verbose", 'v', no_argument, NULL, "libbpf's messages too" \
-	}
+/* clang-format off: laid out as the option tables are */
+#define CMD_OPTION_EVENTS                                        \
+	{ "events", 'e', required_argument, "LIST",              \
+	  "events to count (default: cycles,instructions, or\n"  \
+	  "cpu-clock without a hardware PMU); {a,b} is a group" }
+#define CMD_OPTION_MAX_KEYS(key)                                   \
+	{ "max-keys", (key), required_argument, "N",               \
+	  "distinct keys the maps hold (default 16384): those\n"   \
+	  "that carry on, and those new in an interval; full,\n"   \
+	  "they take up to N x (412 + 160 x EVENTS) bytes for N\n" \
+	  "a power of two: 8.9 MiB at the default with one\n"      \
+	  "event; refused beyond what memory allows" }
+#define CMD_OPTION_PMU(key)                         \
+	{ "pmu", (key), required_argument, "TABLE", \
+	  "force libpfm's core PMU table" }
+#define CMD_OPTION_VERBOSE \
+	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" }
+/* clang-format on */
 
 struct cmd_spec {
 	const char *name; /* "record" */
