@@ -32,7 +32,8 @@ struct cmd_option {
 };
 
 /* The collector's options that record and top share, word for word. */
-/* clang-format off: laid out as the option tables are */
+/* Laid out as the option tables are. */
+/* clang-format off */
 #define CMD_OPTION_EVENTS                                        \
 	{ "events", 'e', required_argument, "LIST",              \
 	  "events to count (default: cycles,instructions, or\n"  \
