@@ -105,6 +105,79 @@ static void test_field_escaped(void)
 	ASSERT_ERR(unescape_text("\\x4", back, sizeof(back), &n), "short hex");
 }
 
+/*
+ * The byte-at-a-time rules, written plainly: what the 16-byte steps of
+ * escape_text_quoted() must give for any text.
+ */
+static void escape_by_bytes(char *out, const char *s, char quote)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p++) {
+		if (*p == quote) {
+			*out++ = quote;
+			*out++ = quote;
+		} else if (*p == '\\') {
+			*out++ = '\\';
+			*out++ = '\\';
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			*out++ = *p;
+		} else if (*p >= 0x80 && (n = utf8_len(p))) {
+			memcpy(out, p, n);
+			out += n;
+			p += n - 1;
+		} else {
+			out += sprintf(out, "\\x%02X", *p);
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * Each case at every offset in texts of 1 to 48 bytes: in a 16-byte
+ * block, across the end of one (a UTF-8 sequence cut by the block
+ * border), in the tail shorter than a block, and alone.
+ */
+static void test_field_escaped_any_offset(void)
+{
+	static const char *const cases[] = {
+		"\"",
+		"\\",
+		"\n",
+		"\x7f",
+		"\x01",
+		"\xff",
+		"\xc3\xa9",
+		"\xe2\x82\xac",
+		"\xf0\x9f\x90\xa7",
+		"\xe2\x82",
+		"\xc0\xaf",
+		"\"\"",
+		"\xed\xa0\x80",
+		"~",
+	};
+	char in[64], want[320], got[320];
+	struct strbuf b;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t n = strlen(cases[c]);
+
+		for (size_t len = n; len <= 48; len++) {
+			for (size_t at = 0; at + n <= len; at++) {
+				memset(in, 'a', len);
+				memcpy(in + at, cases[c], n);
+				in[len] = '\0';
+				escape_by_bytes(want, in, '"');
+				strbuf__init(&b, got, sizeof(got), 0);
+				escape_text_quoted(&b, in, '"');
+				if (!ASSERT_STREQ(got, want, cases[c]))
+					return;
+			}
+		}
+	}
+}
+
 /* Messages: control characters and bytes that are not UTF-8 as \xHH,
  * a backslash and valid UTF-8 as they are. */
 static void test_message_escaped(void)
@@ -511,6 +584,7 @@ static const struct subtest tests[] = {
 	{ "field_plain", test_field_plain },
 	{ "field_quoted", test_field_quoted },
 	{ "field_escaped", test_field_escaped },
+	{ "field_escaped_any_offset", test_field_escaped_any_offset },
 	{ "field_null", test_field_null },
 	{ "message_escaped", test_message_escaped },
 	{ "field_append", test_field_append },
