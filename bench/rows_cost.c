@@ -92,6 +92,21 @@ static void remove_cgroups(void)
 		rmdir(scratch);
 }
 
+/* Container i's id: 64 hex digits as random as a sha256's. */
+static void container_id(char out[65], int i)
+{
+	uint64_t x = i;
+
+	for (int w = 0; w < 4; w++) { /* splitmix64 */
+		uint64_t h = x += 0x9e3779b97f4a7c15ull;
+
+		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+		h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+		snprintf(out + 16 * w, 17, "%016llx",
+			 (unsigned long long)(h ^ (h >> 31)));
+	}
+}
+
 /*
  * K leaf cgroups as a kubelet with the systemd driver lays them out,
  * four containers a pod; their ids in ids[]. With hostile, a few
@@ -100,7 +115,7 @@ static void remove_cgroups(void)
 static int make_cgroups(const char *mount, int k, bool with_hostile,
 			uint64_t *ids)
 {
-	char rel[512], pod[256], full[4096];
+	char rel[512], pod[256], full[4096], id[65];
 	struct stat st;
 	int n = 0, err;
 
@@ -126,8 +141,9 @@ static int make_cgroups(const char *mount, int k, bool with_hostile,
 			i / 4);
 		if (i % 4 == 0)
 			err = make_cgroup(pod);
-		snprintf(rel, sizeof(rel), "%s/cri-containerd-%064x.scope", pod,
-			 i * 2654435761u);
+		container_id(id, i);
+		snprintf(rel, sizeof(rel), "%s/cri-containerd-%s.scope", pod,
+			 id);
 		if (!err)
 			err = make_cgroup(rel);
 		snprintf(full, sizeof(full), "%s/%s", scratch, rel);
@@ -145,7 +161,7 @@ static int make_cgroups(const char *mount, int k, bool with_hostile,
  */
 static int kube_tree(const char *dir, int k, bool make)
 {
-	char pod[512], ctr[1024], log[1100], link[1024];
+	char pod[512], ctr[1024], log[1100], link[1024], id[65];
 	int err = 0;
 
 	for (int i = 0; i < k; i++) {
@@ -155,9 +171,10 @@ static int kube_tree(const char *dir, int k, bool make)
 			dir, i / 4 % 10, i / 4, i / 4);
 		snprintf(ctr, sizeof(ctr), "%s/ctr-%d", pod, i % 4);
 		snprintf(log, sizeof(log), "%s/0.log", ctr);
+		container_id(id, i);
 		snprintf(link, sizeof(link),
-			 "%s/containers/pod-%d_ns-%d_ctr-%d-%064x.log", dir,
-			 i / 4, i / 4 % 10, i % 4, i * 2654435761u);
+			 "%s/containers/pod-%d_ns-%d_ctr-%d-%s.log", dir, i / 4,
+			 i / 4 % 10, i % 4, id);
 		if (!make) {
 			unlink(link);
 			unlink(log);
