@@ -578,9 +578,105 @@ static void test_row_boundary(void)
 	ASSERT_EQ(mem[48], '#', "48-byte buffer");
 }
 
+/* The row through the cache, and without, must be the same bytes. */
+static void same_with_runs(const struct row *r, struct csv_row_cache *cache,
+			   const char *name)
+{
+	static char want[40000], got[40000];
+	struct strbuf a, b;
+
+	strbuf__init(&a, want, sizeof(want), 0);
+	csv_format_fields(&a, r);
+	strbuf__init(&b, got, sizeof(got), 0);
+	csv_format_fields_cached(&b, r, cache);
+	if (ASSERT_TRUE(!a.truncated && !b.truncated, name) &&
+	    ASSERT_STREQ(got, want, name))
+		ASSERT_EQ(b.len, a.len, name);
+}
+
+/*
+ * Rows that repeat runs of fields, and rows that change one thing at a
+ * time: the text in the same buffer (a cache trusting the address would
+ * repeat the old row), the id, the number, NULL for "", a path too long
+ * to keep, a row cut short in between.
+ */
+static void test_row_runs(void)
+{
+	static struct csv_row_cache cache;
+	static char path[6000], event[64];
+	struct row r = {
+		.scope = "process",
+		.cgroup_id = 7,
+		.cgroup = path,
+		.pid = 10,
+		.tid = -1,
+		.comm = "app",
+		.event = event,
+		.count = 5,
+		.samples = 1,
+		.running_pct = 100,
+	};
+	char small[40];
+	struct strbuf b;
+
+	strcpy(path, "/a,\"b\\c\n\xff");
+	strcpy(event, "cpu-clock");
+	same_with_runs(&r, &cache, "first");
+	same_with_runs(&r, &cache, "again");
+	strcpy(path, "/other");
+	same_with_runs(&r, &cache, "path changed in place");
+	r.cgroup_id = 8;
+	same_with_runs(&r, &cache, "id changed");
+	r.scope = "thread";
+	r.tid = 11;
+	same_with_runs(&r, &cache, "scope changed");
+	strcpy(event, "page-faults");
+	same_with_runs(&r, &cache, "event changed in place");
+	r.running_pct = 99.95;
+	same_with_runs(&r, &cache, "running_pct changed");
+	r.running_pct = -1;
+	same_with_runs(&r, &cache, "running_pct empty");
+	r.container = "containerd://abc";
+	r.pod = "1b2d";
+	r.namespace = "ns";
+	r.pod_name = "p\"q";
+	r.container_name = "c";
+	same_with_runs(&r, &cache, "Kubernetes names");
+	same_with_runs(&r, &cache, "Kubernetes names again");
+	r.container_name = "";
+	same_with_runs(&r, &cache, "\"\" for a name");
+	r.container_name = NULL;
+	same_with_runs(&r, &cache, "NULL for \"\"");
+	r.value = "v";
+	r.no_count = true;
+	same_with_runs(&r, &cache, "value, no count");
+	r.cgroup = NULL;
+	same_with_runs(&r, &cache, "no path");
+	r.cgroup = "";
+	same_with_runs(&r, &cache, "empty path");
+	/* Longer than a run keeps: formatted every time, still right. */
+	memset(path, 'x', 5000);
+	path[5000] = '\0';
+	r.cgroup = path;
+	same_with_runs(&r, &cache, "long path");
+	same_with_runs(&r, &cache, "long path again");
+	path[4000] = '\0';
+	same_with_runs(&r, &cache, "path cut in place");
+	/* A row refused half-way keeps nothing of itself: each of its
+	 * runs new, made in a buffer already full. */
+	strcpy(path, "/cut");
+	strcpy(event, "cycles");
+	r.running_pct = 50;
+	strbuf__init(&b, small, sizeof(small), 0);
+	csv_format_fields_cached(&b, &r, &cache);
+	ASSERT_TRUE(b.truncated, "small buffer refused");
+	same_with_runs(&r, &cache, "after a refused row");
+}
+
 static const struct subtest tests[] = {
 	{ "row_kube_names", test_row_kube_names },
 	{ "row_boundary", test_row_boundary },
+	{ "row_runs", test_row_runs },
 	{ "field_plain", test_field_plain },
 	{ "field_quoted", test_field_quoted },
 	{ "field_escaped", test_field_escaped },
