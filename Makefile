@@ -114,6 +114,7 @@ STAGE_export_cost := cmd
 STAGE_map_take_floor := maps
 STAGE_keys_cost := maps
 STAGE_resolve_cost := identity
+STAGE_rows_cost := rows
 STAGE_pmc_cost := pmc
 STAGE_prom_cost := sinks
 STAGE_report_gen := sinks

@@ -24,27 +24,7 @@
 #include <bpf/libbpf.h>
 
 #include "common/util.h"
-
-static int discard_begin(struct sink *s, const struct interval_info *i)
-{
-	return 0;
-}
-
-static int discard_row(struct sink *s, const struct row *r)
-{
-	return 0;
-}
-
-static int discard_end(struct sink *s)
-{
-	return 0;
-}
-
-/* The rows stage alone: what the export costs before any formatting. */
-static const struct sink_ops discard_ops = { .name = "discard",
-					     .begin_interval = discard_begin,
-					     .write_row = discard_row,
-					     .end_interval = discard_end };
+#include "discard_sink.h"
 
 int main(int argc, char **argv)
 {

@@ -5,6 +5,9 @@
 # Wall and CPU time, the take's share, the rows stage alone (a sink that
 # discards), and what a hash drain pays at least: the same keys taken
 # from a bare BPF hash with no bpmc code (map_take_floor).
+# Then the user-space half alone at 100k keys (rows_cost, no BPF): the
+# rows stage, CSV formatted to /dev/null, the CSV file, the .gz file; in
+# one cgroup as above, and over 1000 Kubernetes containers (long paths).
 . "$(dirname "$0")/lib.sh"
 for n in 1000 10000 100000; do
 	runs=()
@@ -16,4 +19,15 @@ for n in 1000 10000 100000; do
 			sed "s/^/export_${n}_${f#*:} /"
 	done
 	"$ROOT/build/bench/map_take_floor" "$n" 48 | sed "s/^take_floor/export_${n}_take_floor/"
+done
+for c in "root:" "k8s:-c 1000"; do
+	runs=()
+	for i in 1 2 3 4 5; do
+		# shellcheck disable=SC2086 # the options are words
+		runs+=("$("$ROOT/build/bench/rows_cost" ${c#*:} 100000)")
+	done
+	for f in rows_cpu_ms csv_null_cpu_ms csv_cpu_ms csv_gz_cpu_ms peak_rss_mib; do
+		printf '%s\n' "${runs[@]}" | awk -v k="rows_cost_$f" '$1 == k { print $2 }' | median |
+			sed "s/^/rows_cost_${c%%:*}_$f /"
+	done
 done

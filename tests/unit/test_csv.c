@@ -105,6 +105,79 @@ static void test_field_escaped(void)
 	ASSERT_ERR(unescape_text("\\x4", back, sizeof(back), &n), "short hex");
 }
 
+/*
+ * The byte-at-a-time rules, written plainly: what the 16-byte steps of
+ * escape_text_quoted() must give for any text.
+ */
+static void escape_by_bytes(char *out, const char *s, char quote)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p++) {
+		if (*p == quote) {
+			*out++ = quote;
+			*out++ = quote;
+		} else if (*p == '\\') {
+			*out++ = '\\';
+			*out++ = '\\';
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			*out++ = *p;
+		} else if (*p >= 0x80 && (n = utf8_len(p))) {
+			memcpy(out, p, n);
+			out += n;
+			p += n - 1;
+		} else {
+			out += sprintf(out, "\\x%02X", *p);
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * Each case at every offset in texts of 1 to 48 bytes: in a 16-byte
+ * block, across the end of one (a UTF-8 sequence cut by the block
+ * border), in the tail shorter than a block, and alone.
+ */
+static void test_field_escaped_any_offset(void)
+{
+	static const char *const cases[] = {
+		"\"",
+		"\\",
+		"\n",
+		"\x7f",
+		"\x01",
+		"\xff",
+		"\xc3\xa9",
+		"\xe2\x82\xac",
+		"\xf0\x9f\x90\xa7",
+		"\xe2\x82",
+		"\xc0\xaf",
+		"\"\"",
+		"\xed\xa0\x80",
+		"~",
+	};
+	char in[64], want[320], got[320];
+	struct strbuf b;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t n = strlen(cases[c]);
+
+		for (size_t len = n; len <= 48; len++) {
+			for (size_t at = 0; at + n <= len; at++) {
+				memset(in, 'a', len);
+				memcpy(in + at, cases[c], n);
+				in[len] = '\0';
+				escape_by_bytes(want, in, '"');
+				strbuf__init(&b, got, sizeof(got), 0);
+				escape_text_quoted(&b, in, '"');
+				if (!ASSERT_STREQ(got, want, cases[c]))
+					return;
+			}
+		}
+	}
+}
+
 /* Messages: control characters and bytes that are not UTF-8 as \xHH,
  * a backslash and valid UTF-8 as they are. */
 static void test_message_escaped(void)
@@ -505,12 +578,109 @@ static void test_row_boundary(void)
 	ASSERT_EQ(mem[48], '#', "48-byte buffer");
 }
 
+/* The row through the cache, and without, must be the same bytes. */
+static void same_with_runs(const struct row *r, struct csv_row_cache *cache,
+			   const char *name)
+{
+	static char want[40000], got[40000];
+	struct strbuf a, b;
+
+	strbuf__init(&a, want, sizeof(want), 0);
+	csv_format_fields(&a, r);
+	strbuf__init(&b, got, sizeof(got), 0);
+	csv_format_fields_cached(&b, r, cache);
+	if (ASSERT_TRUE(!a.truncated && !b.truncated, name) &&
+	    ASSERT_STREQ(got, want, name))
+		ASSERT_EQ(b.len, a.len, name);
+}
+
+/*
+ * Rows that repeat runs of fields, and rows that change one thing at a
+ * time: the text in the same buffer (a cache trusting the address would
+ * repeat the old row), the id, the number, NULL for "", a path too long
+ * to keep, a row cut short in between.
+ */
+static void test_row_runs(void)
+{
+	static struct csv_row_cache cache;
+	static char path[6000], event[64];
+	struct row r = {
+		.scope = "process",
+		.cgroup_id = 7,
+		.cgroup = path,
+		.pid = 10,
+		.tid = -1,
+		.comm = "app",
+		.event = event,
+		.count = 5,
+		.samples = 1,
+		.running_pct = 100,
+	};
+	char small[40];
+	struct strbuf b;
+
+	strcpy(path, "/a,\"b\\c\n\xff");
+	strcpy(event, "cpu-clock");
+	same_with_runs(&r, &cache, "first");
+	same_with_runs(&r, &cache, "again");
+	strcpy(path, "/other");
+	same_with_runs(&r, &cache, "path changed in place");
+	r.cgroup_id = 8;
+	same_with_runs(&r, &cache, "id changed");
+	r.scope = "thread";
+	r.tid = 11;
+	same_with_runs(&r, &cache, "scope changed");
+	strcpy(event, "page-faults");
+	same_with_runs(&r, &cache, "event changed in place");
+	r.running_pct = 99.95;
+	same_with_runs(&r, &cache, "running_pct changed");
+	r.running_pct = -1;
+	same_with_runs(&r, &cache, "running_pct empty");
+	r.container = "containerd://abc";
+	r.pod = "1b2d";
+	r.namespace = "ns";
+	r.pod_name = "p\"q";
+	r.container_name = "c";
+	same_with_runs(&r, &cache, "Kubernetes names");
+	same_with_runs(&r, &cache, "Kubernetes names again");
+	r.container_name = "";
+	same_with_runs(&r, &cache, "\"\" for a name");
+	r.container_name = NULL;
+	same_with_runs(&r, &cache, "NULL for \"\"");
+	r.value = "v";
+	r.no_count = true;
+	same_with_runs(&r, &cache, "value, no count");
+	r.cgroup = NULL;
+	same_with_runs(&r, &cache, "no path");
+	r.cgroup = "";
+	same_with_runs(&r, &cache, "empty path");
+	/* Longer than a run keeps: formatted every time, still right. */
+	memset(path, 'x', 5000);
+	path[5000] = '\0';
+	r.cgroup = path;
+	same_with_runs(&r, &cache, "long path");
+	same_with_runs(&r, &cache, "long path again");
+	path[4000] = '\0';
+	same_with_runs(&r, &cache, "path cut in place");
+	/* A row refused half-way keeps nothing of itself: each of its
+	 * runs new, made in a buffer already full. */
+	strcpy(path, "/cut");
+	strcpy(event, "cycles");
+	r.running_pct = 50;
+	strbuf__init(&b, small, sizeof(small), 0);
+	csv_format_fields_cached(&b, &r, &cache);
+	ASSERT_TRUE(b.truncated, "small buffer refused");
+	same_with_runs(&r, &cache, "after a refused row");
+}
+
 static const struct subtest tests[] = {
 	{ "row_kube_names", test_row_kube_names },
 	{ "row_boundary", test_row_boundary },
+	{ "row_runs", test_row_runs },
 	{ "field_plain", test_field_plain },
 	{ "field_quoted", test_field_quoted },
 	{ "field_escaped", test_field_escaped },
+	{ "field_escaped_any_offset", test_field_escaped_any_offset },
 	{ "field_null", test_field_null },
 	{ "message_escaped", test_message_escaped },
 	{ "field_append", test_field_append },

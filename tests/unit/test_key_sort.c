@@ -19,7 +19,14 @@ static int reference_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-enum pattern { RANDOM, SORTED, REVERSED, EQUAL, ORGAN_PIPE, FEW_CGROUPS };
+/* WIDE: every byte of the 128-bit sort key differs between keys, so
+ * the radix sort (4096 keys and more) makes all 16 passes. */
+enum pattern { RANDOM, SORTED, REVERSED, EQUAL, ORGAN_PIPE, FEW_CGROUPS, WIDE };
+
+static uint64_t random64(void)
+{
+	return (uint64_t)random() << 40 ^ (uint64_t)random() << 20 ^ random();
+}
 
 static void fill(struct bpmc_key *k, size_t n, enum pattern p)
 {
@@ -31,6 +38,16 @@ static void fill(struct bpmc_key *k, size_t n, enum pattern p)
 		k[i] = (struct bpmc_key){ .cgroup_id = p == EQUAL ? 7 : v / 3,
 					  .tgid = p == EQUAL ? 1 : (uint32_t)v,
 					  .tid = (uint32_t)(v * 7 % 5) };
+		if (p == WIDE)
+			k[i] = (struct bpmc_key){
+				/* a few ids, so that tasks sort within one */
+				.cgroup_id = random64() |
+					     (uint64_t)(random() % 3) << 62,
+				.tgid = (uint32_t)random64(),
+				.tid = (uint32_t)random64(),
+			};
+		if (p == WIDE && i % 3)
+			k[i].cgroup_id = k[i - 1].cgroup_id;
 		if (p == RANDOM || p == FEW_CGROUPS)
 			k[i] = (struct bpmc_key){
 				.cgroup_id = p == FEW_CGROUPS ? random() % 4 :
@@ -76,14 +93,14 @@ static bool sorts_like_qsort(size_t n, enum pattern p)
 
 static void test_patterns(void)
 {
-	static const size_t sizes[] = {
-		0, 1, 2, 3, 16, 17, 18, 100, 1000, 65537
-	};
+	static const size_t sizes[] = { 0,   1,	   2,	 3,    16,   17,   18,
+					100, 1000, 4095, 4096, 4097, 65537 };
 	static const char *names[] = { "random", "sorted",     "reversed",
-				       "equal",	 "organ pipe", "few cgroups" };
+				       "equal",	 "organ pipe", "few cgroups",
+				       "wide" };
 
 	srandom(1);
-	for (int p = RANDOM; p <= FEW_CGROUPS; p++)
+	for (int p = RANDOM; p <= WIDE; p++)
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
 			char what[64];
 

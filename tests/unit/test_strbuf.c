@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Bounds-checked appends: what fits, what does not, and nothing past. */
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "common/strbuf.h"
 #include "test.h"
@@ -75,6 +77,62 @@ static void test_numbers(void)
 	}
 }
 
+/* v through strbuf__put_u64 and back, against printf's digits. */
+static bool u64_round_trip(uint64_t v)
+{
+	char buf[32], want[32], mem[24];
+	struct strbuf b;
+	size_t n;
+
+	snprintf(want, sizeof(want), "%" PRIu64, v);
+	n = strlen(want);
+	strbuf__init(&b, buf, sizeof(buf), 0);
+	strbuf__putc(&b, ',');
+	strbuf__put_u64(&b, v);
+	if (!ASSERT_STREQ(buf + 1, want, "digits") ||
+	    !ASSERT_EQ(b.len, n + 1, "length") ||
+	    !ASSERT_EQ(strtoull(buf + 1, NULL, 10), v, "read back"))
+		return false;
+	/* n digits and the NUL fit n + 1 bytes exactly, not n. */
+	memset(mem, '#', sizeof(mem));
+	strbuf__init(&b, mem, n + 1, 0);
+	strbuf__put_u64(&b, v);
+	if (!ASSERT_TRUE(!b.truncated && !strcmp(mem, want), "exact fit"))
+		return false;
+	memset(mem, '#', sizeof(mem));
+	strbuf__init(&b, mem, n, 0);
+	strbuf__put_u64(&b, v);
+	return ASSERT_TRUE(b.truncated && !mem[0], "one short refused") &&
+	       ASSERT_EQ(mem[n], '#', "nothing past");
+}
+
+/*
+ * Every length of number: the edges of each count of digits (10^k - 1,
+ * 10^k, 10^k + 1), of each count of bits (2^k - 1, 2^k), 0, 9, 10 and
+ * UINT64_MAX, whose 20 digits are the most.
+ */
+static void test_u64_edges(void)
+{
+	static const uint64_t fixed[] = {
+		0, 1, 9, 10, 11, 99, 100, 101, UINT64_MAX, UINT64_MAX - 1
+	};
+	uint64_t p = 1;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!u64_round_trip(fixed[i]))
+			return;
+	for (int k = 1; k <= 19; k++) {
+		p *= 10;
+		if (!u64_round_trip(p - 1) || !u64_round_trip(p) ||
+		    !u64_round_trip(p + 1))
+			return;
+	}
+	for (int k = 1; k < 64; k++)
+		if (!u64_round_trip((1ull << k) - 1) ||
+		    !u64_round_trip(1ull << k))
+			return;
+}
+
 /* A prefix already in the buffer is kept; one as long as the buffer
  * cannot be, and marks it truncated. */
 static void test_prefix(void)
@@ -93,11 +151,9 @@ static void test_prefix(void)
 }
 
 static const struct subtest tests[] = {
-	{ "fits", test_fits },
-	{ "boundary", test_boundary },
-	{ "numbers", test_numbers },
-	{ "prefix", test_prefix },
-	{ 0 },
+	{ "fits", test_fits },	     { "boundary", test_boundary },
+	{ "numbers", test_numbers }, { "u64_edges", test_u64_edges },
+	{ "prefix", test_prefix },   { 0 },
 };
 
 int main(int argc, char **argv)

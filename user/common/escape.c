@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/escape.h"
 
@@ -32,6 +33,62 @@ size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+typedef unsigned char bytes16 __attribute__((vector_size(16)));
+
+/*
+ * Are the 16 bytes at p printable ASCII, none of them quote or a
+ * backslash, so that they pass as they are? One vector comparison
+ * (SSE2, NEON) instead of sixteen rounds of the byte loop, which took
+ * 2.5 ns a byte: an export of a Kubernetes node's 100k rows escapes
+ * 30 MB of cgroup paths and container ids.
+ */
+static inline bool plain16(const unsigned char *p, unsigned char quote)
+{
+	bytes16 v, special;
+	uint64_t lanes[2];
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	special = (bytes16)((v < 0x20) | (v >= 0x7f) | (v == quote) |
+			    (v == '\\'));
+	__builtin_memcpy(lanes, &special, sizeof(lanes));
+	return !(lanes[0] | lanes[1]);
+}
+
+/*
+ * One step of the byte loop at p; run is where the bytes that pass as
+ * they are began. Returns past what it took.
+ */
+static const unsigned char *escape_step(struct strbuf *b,
+					const unsigned char *p,
+					const unsigned char **run, char quote,
+					bool backslash)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n;
+
+	if (*p >= 0x20 && *p < 0x7f && *p != quote &&
+	    (*p != '\\' || !backslash))
+		return p + 1;
+	if (*p == quote) { /* through the quote, which is doubled */
+		strbuf__put(b, (const char *)*run, p + 1 - *run);
+		*run = p;
+		return p + 1;
+	}
+	n = *p < 0x80 ? 0 : utf8_len(p);
+	if (n)
+		return p + n;
+	strbuf__put(b, (const char *)*run, p - *run);
+	if (*p == '\\') {
+		strbuf__put(b, "\\\\", 2);
+	} else {
+		char esc[4] = { '\\', 'x', hex[*p >> 4], hex[*p & 15] };
+
+		strbuf__put(b, esc, sizeof(esc));
+	}
+	*run = p + 1;
+	return p + 1;
+}
+
 /*
  * backslash: escape it (text read back by unescape_text()), or leave it
  * as typed (a message); quote: a character doubled on the way (a CSV
@@ -39,37 +96,33 @@ size_t utf8_len(const unsigned char *s)
  */
 static void escape(struct strbuf *b, const char *s, char quote, bool backslash)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s), *stop;
 	const unsigned char *run = p; /* bytes that pass as they are */
-	size_t n;
 
-	while (*p) {
-		/* Printable ASCII first: paths and names are mostly that. */
-		if (*p >= 0x20 && *p < 0x7f && *p != quote &&
-		    (*p != '\\' || !backslash)) {
-			p++;
+	while (p < end) {
+		/* Paths and names are mostly plain ASCII: 16 bytes a step. */
+		if (end - p >= 16 && plain16(p, (unsigned char)quote)) {
+			p += 16;
 			continue;
 		}
-		if (*p == quote) { /* through the quote, which is doubled */
-			strbuf__put(b, (const char *)run, p + 1 - run);
-			run = p++;
-			continue;
-		}
-		n = *p < 0x80 ? 0 : utf8_len(p);
-		if (n) {
-			p += n;
-			continue;
-		}
-		strbuf__put(b, (const char *)run, p - run);
-		if (*p == '\\') {
-			strbuf__put(b, "\\\\", 2);
-		} else {
-			char esc[4] = { '\\', 'x', hex[*p >> 4], hex[*p & 15] };
+		/* The last bytes (a whole comm, a scope, an event) in one
+		 * step too, padded with spaces, which pass. */
+		if (end - p < 16) {
+			unsigned char tail[16];
 
-			strbuf__put(b, esc, sizeof(esc));
+			memset(tail, ' ', sizeof(tail));
+			memcpy(tail, p, end - p);
+			if (plain16(tail, (unsigned char)quote)) {
+				p = end;
+				break;
+			}
 		}
-		run = ++p;
+		/* Byte by byte through that block (a UTF-8 sequence may
+		 * end past it), not block by block from every byte. */
+		stop = end - p >= 16 ? p + 16 : end;
+		while (p < stop)
+			p = escape_step(b, p, &run, quote, backslash);
 	}
 	strbuf__put(b, (const char *)run, p - run);
 }

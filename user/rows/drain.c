@@ -34,6 +34,14 @@ struct drain_ctx {
 	/* One per cgroup, for the rows derived from the tree. */
 	struct cgroup_sum *cgroups;
 	size_t nr_cgroups;
+	/*
+	 * The cgroup being walked: its path, container and Kubernetes names,
+	 * the same on all of its rows, looked up once for them all (a hash
+	 * look-up and two name comparisons a row were a fifth of the rows
+	 * stage over 1000 containers).
+	 */
+	const struct cgroup_info *info;
+	struct row cgroup_row;
 	double running_pct[BPMC_MAX_EVENTS];
 	uint64_t samples[BPMC_MAX_EVENTS]; /* all keys', for system rows */
 };
@@ -94,33 +102,21 @@ static int emit(struct drain_ctx *x, unsigned scope,
 		const struct key_order *key, const struct row_sum *sum,
 		const char *comm)
 {
-	const struct cgroup_info *info;
 	struct row r;
 	int err;
 
 	if (scope != SCOPE_CGROUP && !(x->opts->scopes & scope))
 		return 0;
-	info = cgroups__lookup(x->opts->cgroups, key->cgroup_id);
 	if (scope == SCOPE_CGROUP) {
-		keep_cgroup(x, key->cgroup_id, info, sum);
+		keep_cgroup(x, key->cgroup_id, x->info, sum);
 		if (!(x->opts->scopes & scope))
 			return 0;
 	}
-	r = (struct row){
-		.scope = scope_name(scope),
-		.cgroup_id = key->cgroup_id,
-		.cgroup = info ? info->path : NULL,
-		.container = info ? info->ref.container : NULL,
-		.pod = info ? info->ref.pod : NULL,
-		.pid = scope == SCOPE_CGROUP ? -1 :
-					       (int64_t)key_order__tgid(key),
-		.tid = scope == SCOPE_THREAD ? (int64_t)(uint32_t)key->task :
-					       -1,
-		.comm = scope == SCOPE_CGROUP ? NULL : comm,
-	};
-	if (info)
-		tree__set_names(x->opts, info->ref.pod, info->ref.container,
-				&r);
+	r = x->cgroup_row;
+	r.scope = scope_name(scope);
+	r.pid = scope == SCOPE_CGROUP ? -1 : (int64_t)key_order__tgid(key);
+	r.tid = scope == SCOPE_THREAD ? (int64_t)(uint32_t)key->task : -1;
+	r.comm = scope == SCOPE_CGROUP ? NULL : comm;
 	for (int e = 0; e < x->events->nr; e++) {
 		r.count = sum->count[e];
 		if (!r.count)
@@ -155,6 +151,24 @@ static void sum_add(struct row_sum *sum, const struct row_sum *part,
 	}
 }
 
+/* The fields every row of the cgroup at key shares. */
+static void enter_cgroup(struct drain_ctx *x, const struct key_order *key)
+{
+	const struct cgroup_info *info =
+		cgroups__lookup(x->opts->cgroups, key->cgroup_id);
+
+	x->info = info;
+	x->cgroup_row = (struct row){
+		.cgroup_id = key->cgroup_id,
+		.cgroup = info ? info->path : NULL,
+		.container = info ? info->ref.container : NULL,
+		.pod = info ? info->ref.pod : NULL,
+	};
+	if (info)
+		tree__set_names(x->opts, info->ref.pod, info->ref.container,
+				&x->cgroup_row);
+}
+
 /*
  * Sums the sorted entries from i on that share entry i's row at this
  * scope, writing the finer rows on the way: one pass makes the thread,
@@ -169,18 +183,31 @@ static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
 	unsigned finer = scope == SCOPE_CGROUP ? SCOPE_PROCESS : SCOPE_THREAD;
 	int nr = x->events->nr;
 	char comm[BPMC_COMM_LEN] = "";
+	/* The stride interval_data__value() steps by. */
+	size_t value_size = (const char *)interval_data__value(d, 1) -
+			    (const char *)interval_data__value(d, 0);
 	struct row_sum part;
 	size_t j = i;
 
 	for (int e = 0; e < nr; e++)
 		sum->count[e] = sum->samples[e] = 0;
+	if (scope == SCOPE_CGROUP)
+		enter_cgroup(x, first);
 	while (j < d->nr && !*err && same_row(first, &x->order[j], scope)) {
 		if (scope == SCOPE_THREAD) {
 			/* Values sit in hash order, keys in sorted order:
-			 * fetch ahead, or each one is a cache miss. */
-			if (j + 8 < d->nr)
-				__builtin_prefetch(interval_data__value(
-					d, x->order[j + 8].index));
+			 * fetch ahead, or each one is a cache miss. 16
+			 * ahead and both lines a value may span: 7.3 ->
+			 * 5.1 ms of the rows stage at 100k keys, against
+			 * 8 ahead and its first line only. */
+			if (j + 16 < d->nr) {
+				const char *v =
+					(const char *)interval_data__value(
+						d, x->order[j + 16].index);
+
+				__builtin_prefetch(v);
+				__builtin_prefetch(v + value_size - 1);
+			}
 			entry_add(x, sum,
 				  interval_data__value(d, x->order[j++].index));
 			continue;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/strbuf.h"
+#include "sinks/csv_runs.h"
 #include "sinks/sink.h"
 
 #define CSV_SCHEMA_VERSION 7
@@ -40,6 +41,16 @@ int csv_format_row(char *out, size_t len, const struct interval_info *info,
 /* The prefix every row of an interval shares, and the rest of a row. */
 void csv_format_prefix(struct strbuf *b, const struct interval_info *info);
 void csv_format_fields(struct strbuf *b, const struct row *r);
+
+/* The runs of fields a writer's rows repeat (csv_runs.h), kept. */
+struct csv_row_cache {
+	struct csv_run head; /* "scope",cgroup_id,"cgroup", */
+	struct csv_run event; /* "event", */
+	struct csv_run tail; /* running_pct and the six text columns after */
+};
+/* csv_format_fields(), the same bytes, taking runs from the cache. */
+void csv_format_fields_cached(struct strbuf *b, const struct row *r,
+			      struct csv_row_cache *cache);
 
 /*
  * Where the last whole interval of a plain CSV file ends (past its

@@ -52,6 +52,7 @@ struct csv_sink {
 	bool failing, dropping;
 	uint64_t written_while_failing;
 	uint64_t rows; /* rows taken, for record's status line */
+	struct csv_row_cache runs;
 	uint64_t stream_bytes;
 };
 
@@ -305,7 +306,7 @@ static int csv_write_row(struct sink *s, const struct row *r)
 		return error__set(&s->error, err, "out of memory for a row");
 	strbuf__init(&b, c->buf + c->len, ROW_MAX + PREFIX_MAX, 0);
 	strbuf__put(&b, c->prefix, c->prefix_len);
-	csv_format_fields(&b, r);
+	csv_format_fields_cached(&b, r, &c->runs);
 	if (b.truncated)
 		return error__set(
 			&s->error, ENOSPC,
