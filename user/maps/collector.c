@@ -207,7 +207,7 @@ cleanup:
  * 8-byte node when not preallocated; array_map_mem_usage(): the values
  * rounded to 8. The three hashes (the counts of each generation and
  * key_entry), the store's two arrays, then user space's: the interval's
- * copy and the keeping of entries. bench/keys_cost and
+ * copy, the keeping of entries and the rows stage's sort. bench/keys_cost and
  * test_record_max_keys compare it with the kernel's fdinfo memlock.
  */
 uint64_t collector__keys_bytes(const struct collector_opts *opts)
@@ -223,7 +223,7 @@ uint64_t collector__keys_bytes(const struct collector_opts *opts)
 		buckets *= 2;
 	return n * (2 * counts_elem + entry_elem) + 3 * buckets * 16 +
 	       n * 2 * value + n * (sizeof(struct bpmc_key) + value) +
-	       n * ENTRIES_BYTES_PER_KEY;
+	       n * ENTRIES_BYTES_PER_KEY + n * ROWS_SORT_BYTES_PER_KEY;
 }
 
 static int attach_prog(struct collector *c, struct bpf_program *prog,

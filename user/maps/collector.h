@@ -52,6 +52,9 @@ struct collector_opts {
  * preallocated), and the interval's copy that user space takes.
  */
 uint64_t collector__keys_bytes(const struct collector_opts *opts);
+/* The rows stage's sorted copy of an interval's keys and the radix
+ * sort's second buffer (rows/key_sort.h: a struct key_order each). */
+#define ROWS_SORT_BYTES_PER_KEY 48
 
 /* What the kernel offers where bpmc can do without it. */
 struct collector_features {
