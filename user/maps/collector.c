@@ -302,7 +302,7 @@ static int link_fds(struct collector *c, const struct counters *counters,
 int collector__attach(struct collector *c, const struct counters *counters,
 		      struct error *error)
 {
-	int err;
+	int err = 0;
 
 	c->nr_fd_links = counters->nr_events * counters->nr_cpus;
 	c->fd_links = calloc(c->nr_fd_links, sizeof(*c->fd_links));
@@ -314,18 +314,20 @@ int collector__attach(struct collector *c, const struct counters *counters,
 		set_cpu_gen(c, cpu,
 			    counters__has_cpu(counters, cpu) ? 0 :
 							       BPMC_CPU_OFF);
-	err = attach_prog(c, c->skel->progs.on_cgroup_attach, error);
+	/* The fds before the context-switch program: its first runs would
+	 * read empty slots, each a failed read said as a warning. */
+	for (int cpu = 0; cpu < counters->nr_cpus && !err; cpu++)
+		err = map_fds(c, counters, cpu, error);
+	if (!err)
+		err = attach_prog(c, c->skel->progs.on_cgroup_attach, error);
 	if (!err && c->ringbuf)
 		err = attach_prog(c, c->skel->progs.on_cgroup_mkdir, error);
 	if (!err)
 		err = attach_prog(c, c->skel->progs.on_exec, error);
 	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
 		err = attach_prog(c, c->skel->progs.on_switch, error);
-	for (int cpu = 0; cpu < counters->nr_cpus && !err; cpu++) {
-		err = map_fds(c, counters, cpu, error);
-		if (!err)
-			err = link_fds(c, counters, cpu, error);
-	}
+	for (int cpu = 0; cpu < counters->nr_cpus && !err; cpu++)
+		err = link_fds(c, counters, cpu, error);
 	return err;
 }
 
