@@ -29,6 +29,15 @@ const volatile bool exact = false;
 /* No event of the run can be multiplexed (all software): counters are
  * read without their times, and user space scales nothing. */
 const volatile bool no_mux = false;
+/*
+ * Exact mode, all-software runs: context-switches counted in kernel
+ * mode, where every switch is. The switch being traced increments it
+ * right after this tracepoint, IRQs still off, so nothing reads the
+ * counter in between: its 1 is credited at once, to the task leaving,
+ * as /proc/PID/status counts it, not at the next switch to the task
+ * that came in.
+ */
+const volatile __u8 ev_switch[BPMC_MAX_EVENTS] = {};
 /* Sampling mode: group_leader[m] is the sampling leader whose overflows
  * read member m, or m itself when m is not a member. */
 const volatile __u32 group_leader[BPMC_MAX_EVENTS] = {};
@@ -319,7 +328,9 @@ static __noinline void move_split(struct bpmc_slot *slot, __u32 tid)
 		if (no_mux) {
 			count = bpf_perf_event_read(&counters,
 						    ev * nr_cpus + cpu);
-			if (count >= (__u64)-BPMC_MAX_ERRNO)
+			/* At or below the mark: a switch credited ahead. */
+			if (count >= (__u64)-BPMC_MAX_ERRNO ||
+			    (__s64)(count - last->counter) <= 0)
 				continue;
 			count = scale(count - last->counter, before, ran);
 			c->count += count;
@@ -383,14 +394,13 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 
 /*
  * The current task's slot on this CPU: the way that holds it, or the
- * least recently used way, re-keyed.
+ * least recently used way, re-keyed. pid_tgid is current's.
  */
-static __always_inline struct bpmc_slot *current_slot(__u32 cpu)
+static __always_inline struct bpmc_slot *current_slot(__u32 cpu, __u64 pid_tgid)
 {
 	__u32 epoch = *(volatile __u32 *)&control.cgroup_epoch;
 	__u32 g = control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] & BPMC_CPU_GEN;
 	__u32 idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS;
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct bpmc_slot *way0, *way1, *slot;
 
 	way0 = bpf_map_lookup_elem(&slots, &idx);
@@ -414,9 +424,33 @@ static __always_inline struct bpmc_slot *current_slot(__u32 cpu)
 	return slot;
 }
 
-/* Credits counter ev's change since its last reading on this CPU. */
-static __always_inline void
-credit_read(struct bpmc_slot *slot, struct bpmc_cpu *st, __u32 cpu, __u32 ev)
+/*
+ * Credits what counter ev gained up to reading now (never multiplexed:
+ * no times). A reading at or below the mark (a switch credited its 1
+ * ahead, and the counter stopped before it came) credits nothing and
+ * keeps the mark, which the counter's next gains make good.
+ */
+static __always_inline void credit_to(struct bpmc_slot *slot,
+				      struct bpmc_cpu *st, __u32 ev, __u64 now)
+{
+	struct bpmc_reading *last = &st->last[ev];
+	struct bpmc_counts *c = &slot->value.ev[ev];
+
+	c->samples += 1;
+	if ((__s64)(now - last->counter) <= 0)
+		return;
+	c->count += now - last->counter;
+	last->counter = now;
+}
+
+/*
+ * Credits counter ev's change since its last reading on this CPU, plus
+ * plus_one: the context switch under way, which the counter takes
+ * right after.
+ */
+static __always_inline void credit_read(struct bpmc_slot *slot,
+					struct bpmc_cpu *st, __u32 cpu,
+					__u32 ev, __u32 plus_one)
 {
 	struct bpf_perf_event_value now;
 	struct bpmc_reading *last = &st->last[ev];
@@ -432,9 +466,7 @@ credit_read(struct bpmc_slot *slot, struct bpmc_cpu *st, __u32 cpu, __u32 ev)
 			drop_add(BPMC_DROP_READ, 1);
 			return;
 		}
-		c->count += count - last->counter;
-		c->samples += 1;
-		last->counter = count;
+		credit_to(slot, st, ev, count + plus_one);
 		return;
 	}
 	if (bpf_perf_event_read_value(&counters, ev * nr_cpus + cpu, &now,
@@ -463,7 +495,7 @@ static __always_inline int overflow(struct bpf_perf_event_data *ctx,
 				    const __u32 ev)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct bpmc_slot *slot = current_slot(cpu);
+	struct bpmc_slot *slot = current_slot(cpu, bpf_get_current_pid_tgid());
 	struct bpmc_cpu *st;
 
 	if (!slot || slot->skip)
@@ -476,7 +508,7 @@ static __always_inline int overflow(struct bpf_perf_event_data *ctx,
 			continue;
 		st = bpf_map_lookup_elem(&cpus, &cpu);
 		if (st)
-			credit_read(slot, st, cpu, m);
+			credit_read(slot, st, cpu, m, 0);
 	}
 	return 0;
 }
@@ -510,26 +542,10 @@ static __always_inline bool cpu_off(__u32 cpu)
 	       BPMC_CPU_OFF;
 }
 
-/* Exact mode: credit every counter's delta to the current task. */
-static __always_inline void exact_credit(__u32 cpu, struct bpmc_cpu *st)
-{
-	struct bpmc_slot *slot;
-
-	/* A CPU back online before its counters are: nothing to read,
-	 * and its slot generation is stale until user space sets it. */
-	if (cpu_off(cpu))
-		return;
-	slot = current_slot(cpu);
-
-	if (!slot)
-		return;
-	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
-		credit_read(slot, st, cpu, ev);
-}
-
 /*
  * The exact-mode hot path. The tracepoint fires before the switch, while
- * current is still the task that is leaving the CPU.
+ * current is still the task that is leaving the CPU: prev, whose ids
+ * are two loads where the helper is a call.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
@@ -537,10 +553,19 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+	struct bpmc_slot *slot;
 
 	if (!st)
 		return 0;
-	exact_credit(cpu, st);
+	/* A CPU back online before its counters are: nothing to read,
+	 * and its slot generation is stale until user space sets it. */
+	if (!cpu_off(cpu)) {
+		slot = current_slot(cpu,
+				    (__u64)prev->tgid << 32 | (__u32)prev->pid);
+		for (__u32 ev = 0;
+		     slot && ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
+			credit_read(slot, st, cpu, ev, ev_switch[ev]);
+	}
 	/* One line that the credit wrote already; next's runtime is hot
 	 * in the cache, the scheduler has just picked it. */
 	st->running_task = (__u64)next;
@@ -559,11 +584,13 @@ int flush(void *ctx)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+	struct bpmc_slot *slot;
 
 	if (!st || cpu_off(cpu))
 		return 0;
-	if (exact)
-		exact_credit(cpu, st);
+	slot = exact ? current_slot(cpu, bpf_get_current_pid_tgid()) : NULL;
+	for (__u32 ev = 0; slot && ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
+		credit_read(slot, st, cpu, ev, 0);
 	control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] ^= BPMC_CPU_GEN;
 	return 0;
 }

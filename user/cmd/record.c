@@ -698,6 +698,7 @@ static int record_setup(struct record *r)
 	for (int e = 0; e < r->events.nr; e++)
 		bopts->no_mux &= r->events.ev[e].attr.type ==
 				 PERF_TYPE_SOFTWARE;
+	bopts->events = &r->events;
 
 	for (int e = 0; e < r->events.nr; e++) {
 		bopts->leader[e] = r->events.ev[e].leader;

@@ -60,6 +60,22 @@ static struct bpf_program *overflow_prog(struct collector *c, int e)
 	return bpf_object__find_program_by_name(c->skel->obj, name);
 }
 
+/*
+ * Exact mode, all software: context-switches that count kernel mode,
+ * where every switch happens (bpf/collect.bpf.c's ev_switch).
+ */
+static bool switch_ahead(const struct collector_opts *o, int e)
+{
+	const struct perf_event_attr *a;
+
+	if (!o->exact || !o->no_mux || !o->events || e >= o->events->nr)
+		return false;
+	a = &o->events->ev[e].attr;
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       a->config == PERF_COUNT_SW_CONTEXT_SWITCHES &&
+	       !a->exclude_kernel;
+}
+
 /* Maps both generations' entries arrays and sets up their keeping. */
 static int map_entries(struct collector *c, uint32_t max_keys,
 		       struct error *error)
@@ -127,6 +143,8 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 	c->skel->rodata->nr_cpus = c->nr_cpus;
 	c->skel->rodata->exact = opts->exact;
 	c->skel->rodata->no_mux = opts->no_mux;
+	for (int e = 0; e < opts->nr_events && e < BPMC_MAX_EVENTS; e++)
+		c->skel->rodata->ev_switch[e] = switch_ahead(opts, e);
 	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
 		c->skel->rodata->group_leader[e] =
 			e < opts->nr_events ? opts->leader[e] : e;

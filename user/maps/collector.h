@@ -24,6 +24,9 @@ struct collector_opts {
 	 * counts alone, without enabled/running times. */
 	bool no_mux;
 	int leader[BPMC_MAX_EVENTS]; /* each event's group leader */
+	/* Exact mode: the events (their attrs say how the context-switch
+	 * program can take each one's delta); NULL reads them all. */
+	const struct event_list *events;
 	int v1_subsys; /* --cgroup-v1 controller's subsystem id, or -1 */
 	int nr_filters; /* -G subtrees */
 	uint32_t filter_level[BPMC_MAX_FILTERS];
