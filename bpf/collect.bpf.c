@@ -30,6 +30,12 @@ const volatile bool exact = false;
  * read without their times, and user space scales nothing. */
 const volatile bool no_mux = false;
 /*
+ * Exact mode, all-software runs only (no_mux), with on_switch_loads:
+ * enum bpmc_how of each event. maps/probe.c makes sure the kernel has
+ * what each needs.
+ */
+const volatile __u8 ev_how[BPMC_MAX_EVENTS] = {};
+/*
  * Exact mode, all-software runs: context-switches counted in kernel
  * mode, where every switch is. The switch being traced increments it
  * right after this tracepoint, IRQs still off, so nothing reads the
@@ -54,6 +60,13 @@ const volatile int v1_subsys = -1;
  * never matches.
  */
 struct bpmc_control control = { .cgroup_epoch = 1 };
+
+/*
+ * Linux 6.2+. Only on_switch_loads calls it, which user space loads only
+ * where the kernel has it (maps/probe.c): weak, so that libbpf loads the
+ * rest of the object elsewhere, and no older kernel is sent the call.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
 
 /*
  * Slots of (cpu, gen) at (cpu * 2 + gen) * ways, and per-CPU state at cpu: plain
@@ -543,13 +556,88 @@ static __always_inline bool cpu_off(__u32 cpu)
 }
 
 /*
+ * Exact mode: counter ev's struct perf_event on this CPU, from the
+ * counters map's entry at idx (struct bpf_event_entry), or 0 while
+ * there is none. Once per CPU and counter (bpmc_cpu.event), so the
+ * helper read here costs nothing that matters.
+ */
+static __noinline __u64 event_find(__u32 idx, __u32 cpu)
+{
+	struct bpf_array *arr = bpf_rdonly_cast(
+		&counters, bpf_core_type_id_kernel(struct bpf_array));
+	struct bpf_event_entry *ee;
+	struct perf_event *e;
+	void *p = NULL;
+
+	if (bpf_probe_read_kernel(&p, sizeof(p), &arr->ptrs[idx]) || !p)
+		return 0;
+	ee = bpf_rdonly_cast(p,
+			     bpf_core_type_id_kernel(struct bpf_event_entry));
+	e = ee->event;
+	/* A CPU's counter, as counters/fds put it there: never another's. */
+	if (!e || e->cpu != cpu)
+		return 0;
+	return (__u64)e;
+}
+
+/*
+ * Counter ev's perf_event on this CPU, or NULL. Loads through it are
+ * checked ones (bpf_rdonly_cast: PTR_UNTRUSTED), and the pointer is
+ * good while the counters map holds the fd: user space replaces a CPU's
+ * fds only while BPMC_CPU_OFF keeps this program away, and zeroes the
+ * CPU's state, this cache included, before it lets it back.
+ */
+static __always_inline struct perf_event *counter_event(struct bpmc_cpu *st,
+							__u32 cpu, __u32 ev)
+{
+	__u64 p = st->event[ev];
+
+	if (!p) {
+		p = event_find(ev * nr_cpus + cpu, cpu);
+		if (!p)
+			return NULL;
+		st->event[ev] = p;
+	}
+	return bpf_rdonly_cast((void *)p,
+			       bpf_core_type_id_kernel(struct perf_event));
+}
+
+/*
+ * Exact mode, at a context switch: credit every counter's delta to the
+ * task leaving. BPMC_HOW_READ reads (~100 ns a counter, most of it the
+ * helper's own cost: the PMU read of a software event is nothing);
+ * BPMC_HOW_COUNT loads the count, which is all the helper would return.
+ */
+static __always_inline void switch_credit(struct bpmc_slot *slot,
+					  struct bpmc_cpu *st, __u32 cpu,
+					  const bool loads)
+{
+	int active = bpf_core_enum_value(enum perf_event_state,
+					 PERF_EVENT_STATE_ACTIVE);
+	struct perf_event *e;
+
+	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++) {
+		e = loads && ev_how[ev] == BPMC_HOW_COUNT ?
+			    counter_event(st, cpu, ev) :
+			    NULL;
+		if (!e) {
+			credit_read(slot, st, cpu, ev, ev_switch[ev]);
+			continue;
+		}
+		credit_to(slot, st, ev,
+			  e->count.a.a.counter +
+				  (ev_switch[ev] && e->state == active));
+	}
+}
+
+/*
  * The exact-mode hot path. The tracepoint fires before the switch, while
  * current is still the task that is leaving the CPU: prev, whose ids
  * are two loads where the helper is a call.
  */
-SEC("tp_btf/sched_switch")
-int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
+static __always_inline int switch_prog(struct task_struct *prev,
+				       struct task_struct *next,
+				       const bool loads)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
@@ -562,15 +650,34 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
 	if (!cpu_off(cpu)) {
 		slot = current_slot(cpu,
 				    (__u64)prev->tgid << 32 | (__u32)prev->pid);
-		for (__u32 ev = 0;
-		     slot && ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
-			credit_read(slot, st, cpu, ev, ev_switch[ev]);
+		if (slot)
+			switch_credit(slot, st, cpu, loads);
 	}
 	/* One line that the credit wrote already; next's runtime is hot
 	 * in the cache, the scheduler has just picked it. */
 	st->running_task = (__u64)next;
 	st->running_sum = next->se.sum_exec_runtime;
 	return 0;
+}
+
+/* Every counter read: any event, any kernel. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return switch_prog(prev, next, false);
+}
+
+/*
+ * The same, taking software events by BPMC_HOW_COUNT where ev_how says
+ * so: loaded instead of on_switch where the kernel has what that needs
+ * (maps/probe.c).
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch_loads, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return switch_prog(prev, next, true);
 }
 
 /*

@@ -88,6 +88,19 @@ struct bpmc_reading {
 	__u64 running;
 };
 
+/*
+ * Exact mode: how the context-switch program takes an event's delta, set
+ * per event at load (rodata) from its attr and the kernel's features.
+ * The flush at each interval's end always reads the counter itself.
+ */
+enum bpmc_how {
+	/* bpf_perf_event_read(_value): any event, ~100 ns a counter. */
+	BPMC_HOW_READ,
+	/* A software event that the kernel counts as it happens (faults,
+	 * switches, migrations): its count, loaded from the perf_event. */
+	BPMC_HOW_COUNT,
+};
+
 /* Per-CPU state, one line-aligned entry per CPU in a plain array. */
 struct bpmc_cpu {
 	/* Exact mode: the task that switched in last (a kernel address,
@@ -99,6 +112,10 @@ struct bpmc_cpu {
 	/* Exact mode and group members: each counter's reading when it was
 	 * last credited on this CPU. */
 	struct bpmc_reading last[BPMC_MAX_EVENTS];
+	/* Exact mode: each counter's struct perf_event, found once from
+	 * the counters map (0: not yet), for BPMC_HOW_COUNT. Zeroed with
+	 * the rest when the CPU's fds change. */
+	__u64 event[BPMC_MAX_EVENTS];
 } __attribute__((aligned(64)));
 
 /*
@@ -197,10 +214,11 @@ BPMC_ASSERT_OFFSET(struct bpmc_slot, value, 16);
 BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 288);
 /* counter, enabled, running: 3 x 8 = 24 */
 BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
-/* running_task 8 @0, running_sum 8 @8, last 8 x 24 = 192 @16: 208,
- * padded to the 64-byte alignment: 256 */
-BPMC_ASSERT_SIZE(struct bpmc_cpu, 256, 64);
+/* running_task 8 @0, running_sum 8 @8, last 8 x 24 = 192 @16, event
+ * 8 x 8 = 64 @208: 272, padded to the 64-byte alignment: 320 */
+BPMC_ASSERT_SIZE(struct bpmc_cpu, 320, 64);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 16);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, event, 208);
 /* running_sum 8 @0, runtime_at_move 8 @8, cpu 4 @16, pad 4 @20: 24 */
 BPMC_ASSERT_SIZE(struct bpmc_move, 24, 8);
 BPMC_ASSERT_OFFSET(struct bpmc_move, cpu, 16);

@@ -60,6 +60,35 @@ static struct bpf_program *overflow_prog(struct collector *c, int e)
 	return bpf_object__find_program_by_name(c->skel->obj, name);
 }
 
+enum bpmc_how collector__event_how(const struct collector_opts *o, int e)
+{
+	const struct perf_event_attr *a;
+
+	/* A hardware event in the run: every counter is read with its
+	 * times, as multiplexing may scale any of them. */
+	if (!o->exact || !o->no_mux || !o->events || o->no_event_loads ||
+	    e >= o->events->nr)
+		return BPMC_HOW_READ;
+	a = &o->events->ev[e].attr;
+	if (a->type != PERF_TYPE_SOFTWARE)
+		return BPMC_HOW_READ;
+	switch (a->config) {
+	/* perf_swevent's own: counted as they happen, by the modifiers,
+	 * and read as they are (its read is a no-op). */
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
+	case PERF_COUNT_SW_EMULATION_FAULTS:
+	case PERF_COUNT_SW_CGROUP_SWITCHES:
+		return BPMC_HOW_COUNT;
+	default:
+		return BPMC_HOW_READ;
+	}
+}
+
 /*
  * Exact mode, all software: context-switches that count kernel mode,
  * where every switch happens (bpf/collect.bpf.c's ev_switch).
@@ -108,6 +137,7 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 		    struct error *error)
 {
 	struct collector *c;
+	bool loads = false;
 	int err;
 
 	libbpf_set_print(libbpf_print);
@@ -143,8 +173,13 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 	c->skel->rodata->nr_cpus = c->nr_cpus;
 	c->skel->rodata->exact = opts->exact;
 	c->skel->rodata->no_mux = opts->no_mux;
-	for (int e = 0; e < opts->nr_events && e < BPMC_MAX_EVENTS; e++)
+	for (int e = 0; e < opts->nr_events && e < BPMC_MAX_EVENTS; e++) {
+		enum bpmc_how how = collector__event_how(opts, e);
+
+		c->skel->rodata->ev_how[e] = how;
+		loads |= how != BPMC_HOW_READ;
 		c->skel->rodata->ev_switch[e] = switch_ahead(opts, e);
+	}
 	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
 		c->skel->rodata->group_leader[e] =
 			e < opts->nr_events ? opts->leader[e] : e;
@@ -191,7 +226,12 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 		bpf_program__set_autoload(overflow_prog(c, e),
 					  !opts->exact && e < opts->nr_events &&
 						  opts->leader[e] == e);
-	bpf_program__set_autoload(c->skel->progs.on_switch, opts->exact);
+	/* One context-switch program: the one that loads perf_events only
+	 * where the kernel has what it needs, never sent to another. */
+	bpf_program__set_autoload(c->skel->progs.on_switch,
+				  opts->exact && !loads);
+	bpf_program__set_autoload(c->skel->progs.on_switch_loads,
+				  opts->exact && loads);
 	c->ringbuf = !opts->no_ringbuf;
 	c->batch = !opts->no_batch;
 	if (!c->ringbuf) {
@@ -344,6 +384,8 @@ int collector__attach(struct collector *c, const struct counters *counters,
 		err = attach_prog(c, c->skel->progs.on_exec, error);
 	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
 		err = attach_prog(c, c->skel->progs.on_switch, error);
+	if (!err && bpf_program__autoload(c->skel->progs.on_switch_loads))
+		err = attach_prog(c, c->skel->progs.on_switch_loads, error);
 	for (int cpu = 0; cpu < counters->nr_cpus && !err; cpu++)
 		err = link_fds(c, counters, cpu, error);
 	return err;
