@@ -91,11 +91,17 @@ struct bpmc_reading {
 /*
  * Exact mode: how the context-switch program takes an event's delta, set
  * per event at load (rodata) from its attr and the kernel's features.
- * The flush at each interval's end always reads the counter itself.
+ * The flush at each interval's end always reads the counter itself, so
+ * each interval's credits add up to the counter's own delta whichever
+ * way the switches took theirs.
  */
 enum bpmc_how {
 	/* bpf_perf_event_read(_value): any event, ~100 ns a counter. */
 	BPMC_HOW_READ,
+	/* cpu-clock, task-clock without modifiers: both advance with this
+	 * CPU's sched clock, which the scheduler has just read into
+	 * rq->clock; one load gives every clock event's delta. */
+	BPMC_HOW_CLOCK,
 	/* A software event that the kernel counts as it happens (faults,
 	 * switches, migrations): its count, loaded from the perf_event. */
 	BPMC_HOW_COUNT,
@@ -109,12 +115,20 @@ struct bpmc_cpu {
 	 * first line, which the switch program writes anyway. */
 	__u64 running_task;
 	__u64 running_sum;
+	/* Exact mode, BPMC_HOW_CLOCK: rq->clock at the last switch, up to
+	 * which the clock events are credited, and, bit per event, whether
+	 * its reading is in step with it (read at a switch, and counting
+	 * since). Cleared by the flush and by a cgroup move's split, which
+	 * read the counter itself: the next switch reads it again. */
+	__u64 clock;
+	__u32 clock_ok;
+	__u32 pad;
 	/* Exact mode and group members: each counter's reading when it was
 	 * last credited on this CPU. */
 	struct bpmc_reading last[BPMC_MAX_EVENTS];
 	/* Exact mode: each counter's struct perf_event, found once from
-	 * the counters map (0: not yet), for BPMC_HOW_COUNT. Zeroed with
-	 * the rest when the CPU's fds change. */
+	 * the counters map (0: not yet), for BPMC_HOW_CLOCK and
+	 * BPMC_HOW_COUNT. Zeroed with the rest when the CPU's fds change. */
 	__u64 event[BPMC_MAX_EVENTS];
 } __attribute__((aligned(64)));
 
@@ -214,11 +228,13 @@ BPMC_ASSERT_OFFSET(struct bpmc_slot, value, 16);
 BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 288);
 /* counter, enabled, running: 3 x 8 = 24 */
 BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
-/* running_task 8 @0, running_sum 8 @8, last 8 x 24 = 192 @16, event
- * 8 x 8 = 64 @208: 272, padded to the 64-byte alignment: 320 */
+/* running_task 8 @0, running_sum 8 @8, clock 8 @16, clock_ok 4 @24,
+ * pad 4 @28, last 8 x 24 = 192 @32, event 8 x 8 = 64 @224: 288, padded
+ * to the 64-byte alignment: 320 */
 BPMC_ASSERT_SIZE(struct bpmc_cpu, 320, 64);
-BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 16);
-BPMC_ASSERT_OFFSET(struct bpmc_cpu, event, 208);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, clock, 16);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 32);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, event, 224);
 /* running_sum 8 @0, runtime_at_move 8 @8, cpu 4 @16, pad 4 @20: 24 */
 BPMC_ASSERT_SIZE(struct bpmc_move, 24, 8);
 BPMC_ASSERT_OFFSET(struct bpmc_move, cpu, 16);

@@ -676,6 +676,7 @@ static void say_switch_how(const struct record *r)
 {
 	static const char *const how[] = {
 		[BPMC_HOW_READ] = "read",
+		[BPMC_HOW_CLOCK] = "rq->clock",
 		[BPMC_HOW_COUNT] = "count loaded",
 	};
 	char line[512];
@@ -758,6 +759,7 @@ static int record_setup(struct record *r)
 	bopts->no_ringbuf = !features.ringbuf;
 	bopts->no_batch = !features.batch;
 	bopts->no_event_loads = !features.event_loads;
+	bopts->no_rq_clock = !features.rq_clock;
 	if (verbose && bopts->exact)
 		say_switch_how(r);
 	bopts->no_prealloc = features.no_prealloc;

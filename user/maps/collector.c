@@ -73,6 +73,14 @@ enum bpmc_how collector__event_how(const struct collector_opts *o, int e)
 	if (a->type != PERF_TYPE_SOFTWARE)
 		return BPMC_HOW_READ;
 	switch (a->config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+	case PERF_COUNT_SW_TASK_CLOCK:
+		/* rq->clock is all of the CPU's time: a clock event with a
+		 * modifier is read, whatever the kernel makes of it. */
+		return o->no_rq_clock || a->exclude_user || a->exclude_kernel ||
+				       a->exclude_hv || a->exclude_idle ?
+			       BPMC_HOW_READ :
+			       BPMC_HOW_CLOCK;
 	/* perf_swevent's own: counted as they happen, by the modifiers,
 	 * and read as they are (its read is a no-op). */
 	case PERF_COUNT_SW_PAGE_FAULTS:
@@ -177,6 +185,7 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 		enum bpmc_how how = collector__event_how(opts, e);
 
 		c->skel->rodata->ev_how[e] = how;
+		c->skel->rodata->use_clock |= how == BPMC_HOW_CLOCK;
 		loads |= how != BPMC_HOW_READ;
 		c->skel->rodata->ev_switch[e] = switch_ahead(opts, e);
 	}

@@ -36,12 +36,13 @@ struct collector_opts {
 	bool no_ringbuf; /* no capture of new cgroups' paths */
 	bool no_batch; /* take the counts one key at a time */
 	bool no_event_loads; /* read every counter (no BPMC_HOW_COUNT) */
+	bool no_rq_clock; /* read the clock events (no BPMC_HOW_CLOCK) */
 };
 
 /*
  * How the context-switch program takes event e's delta in a run with
- * opts, on this kernel (opts' fallbacks): BPMC_HOW_COUNT needs exact
- * mode and software events only.
+ * opts, on this kernel (opts' fallbacks): BPMC_HOW_CLOCK and
+ * BPMC_HOW_COUNT need exact mode and software events only.
  */
 enum bpmc_how collector__event_how(const struct collector_opts *opts, int e);
 
@@ -72,10 +73,12 @@ struct collector_features {
 	/* perf_event programs may use a hash that is not preallocated */
 	bool no_prealloc;
 	/* Exact mode: the kfunc bpf_rdonly_cast and the perf_event fields
-	 * behind it (BPMC_HOW_COUNT). */
+	 * behind it (BPMC_HOW_COUNT, BPMC_HOW_CLOCK), and rq->clock through
+	 * a task's cfs_rq (BPMC_HOW_CLOCK). */
 	bool event_loads;
+	bool rq_clock;
 	/* What each missing one costs, for the command to say once. */
-	const char *fallback[4];
+	const char *fallback[5];
 	int nr_fallbacks;
 };
 
@@ -84,8 +87,8 @@ struct collector_features {
  * need: a missing one bpmc cannot do without fails with -EOPNOTSUPP and
  * err naming it and the first Linux that has it; the others fill f.
  * BPMC_TEST_PROBE_FAIL=btf,tp_btf,test_run_on_cpu,perf_event,
- * perf_event_read_value,ringbuf,batch,rdonly_cast (tests only) reports
- * those missing.
+ * perf_event_read_value,ringbuf,batch,rdonly_cast,rq_clock (tests only)
+ * reports those missing.
  */
 int collector__probe(const struct collector_opts *opts,
 		     struct collector_features *f, struct error *err);

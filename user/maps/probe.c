@@ -184,6 +184,18 @@ static bool has_event_loads(const struct btf *btf)
 	       btf_has_member(btf, "perf_event", "cpu");
 }
 
+/*
+ * BPMC_HOW_CLOCK's rq->clock, through the switching task's se.cfs_rq:
+ * cfs_rq has its rq only with CONFIG_FAIR_GROUP_SCHED.
+ */
+static bool has_rq_clock(const struct btf *btf)
+{
+	return btf_has_member(btf, "task_struct", "se") &&
+	       btf_has_member(btf, "sched_entity", "cfs_rq") &&
+	       btf_has_member(btf, "cfs_rq", "rq") &&
+	       btf_has_member(btf, "rq", "clock");
+}
+
 static bool probed(const char *name, bool present)
 {
 	return present && !forced_missing(name);
@@ -203,7 +215,7 @@ int collector__probe(const struct collector_opts *opts,
 		     struct collector_features *f, struct error *err)
 {
 	struct collector_opts all = *opts;
-	bool groups = false, loads = false;
+	bool groups = false, loads = false, clocks = false;
 	struct btf *btf;
 
 	memset(f, 0, sizeof(*f));
@@ -244,15 +256,23 @@ int collector__probe(const struct collector_opts *opts,
 	f->no_prealloc = opts->max_keys > COLLECTOR_PREALLOC_MAX_KEYS &&
 			 probed("no_prealloc", has_no_prealloc());
 	/* What the run would load, were the kernel to have everything. */
-	all.no_event_loads = false;
-	for (int e = 0; e < opts->nr_events; e++)
-		loads |= collector__event_how(&all, e) != BPMC_HOW_READ;
+	all.no_event_loads = all.no_rq_clock = false;
+	for (int e = 0; e < opts->nr_events; e++) {
+		enum bpmc_how how = collector__event_how(&all, e);
+
+		loads |= how != BPMC_HOW_READ;
+		clocks |= how == BPMC_HOW_CLOCK;
+	}
 	btf = loads ? btf__load_vmlinux_btf() : NULL;
 	f->event_loads = btf && probed("rdonly_cast", has_event_loads(btf));
+	f->rq_clock = btf && probed("rq_clock", has_rq_clock(btf));
 	btf__free(btf);
 	if (loads && !f->event_loads)
 		f->fallback[f->nr_fallbacks++] =
 			"this kernel has no kfunc bpf_rdonly_cast (Linux 6.2 has it): exact mode reads every counter through bpf_perf_event_read at each context switch, about 100 ns a counter more";
+	else if (clocks && !f->rq_clock)
+		f->fallback[f->nr_fallbacks++] =
+			"this kernel's run-queue clock is out of BPF's reach (its struct cfs_rq has no rq: CONFIG_FAIR_GROUP_SCHED is off): exact mode reads cpu-clock and task-clock at each context switch, about 100 ns a counter more";
 	if (opts->max_keys > COLLECTOR_PREALLOC_MAX_KEYS && !f->no_prealloc)
 		f->fallback[f->nr_fallbacks++] =
 			"this kernel lets no perf_event program use a hash that is not preallocated (Linux 6.1 does): the --max-keys hashes are preallocated, which stalls a CPU in the kernel for about a second per million keys";
