@@ -165,6 +165,15 @@ struct {
 	__type(value, struct bpmc_move);
 } moves SEC(".maps");
 
+/* Exact mode: a moved task's share before its move, where no slot holds
+ * its old key (too big for the stack of the switch's call chain). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpmc_value);
+} scratch SEC(".maps");
+
 static __always_inline void drop_add(__u32 why, __u64 n)
 {
 	__u64 *cnt = bpf_map_lookup_elem(&drops, &why);
@@ -174,12 +183,13 @@ static __always_inline void drop_add(__u32 why, __u64 n)
 }
 
 /* Counts the credits that are lost, never just the event. */
-static __always_inline void drop_slot(struct bpmc_slot *slot, __u32 why)
+static __always_inline void drop_value(const struct bpmc_value *value,
+				       __u32 why)
 {
 	__u64 n = 0;
 
 	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++)
-		n += slot->value.ev[i].samples;
+		n += value->ev[i].samples;
 	drop_add(why, n);
 }
 
@@ -195,50 +205,49 @@ static __always_inline struct bpmc_value *entry_of(__u32 g,
 				   idx);
 }
 
-static __always_inline void counts_add(__u32 g, struct bpmc_slot *slot)
+/* Adds value to key's counts in generation g. */
+static __always_inline void key_add(__u32 g, const struct bpmc_key *key,
+				    const struct bpmc_value *value)
 {
 	void *map = g ? (void *)&counts_1 : (void *)&counts_0;
 	struct bpmc_value *v;
-	struct bpmc_counts *d, *s;
+	const struct bpmc_counts *s;
+	struct bpmc_counts *d;
 	/* int, not long: as in libbpf-tools' maps.bpf.h, a 64-bit compare
 	 * with -EEXIST can be miscompiled or rejected (iovisor/bcc#4488). */
 	int err;
 
-	if (slot->skip)
-		return; /* filtered out by -G: counted only to keep readings */
-	v = entry_of(g, &slot->key);
+	v = entry_of(g, key);
 	if (v) {
 		/* The first name of the interval, as a new hash entry would
 		 * take it; two CPUs racing both write a name of the key. */
 		if (!v->comm[0])
-			__builtin_memcpy(v->comm, slot->value.comm,
-					 sizeof(v->comm));
+			__builtin_memcpy(v->comm, value->comm, sizeof(v->comm));
 		goto add;
 	}
-	v = bpf_map_lookup_elem(map, &slot->key);
+	v = bpf_map_lookup_elem(map, key);
 
 	if (!v) {
-		err = bpf_map_update_elem(map, &slot->key, &slot->value,
-					  BPF_NOEXIST);
+		err = bpf_map_update_elem(map, key, value, BPF_NOEXIST);
 		if (!err)
 			return;
 		if (err != -EEXIST) {
 			/* -E2BIG: max_entries reached; else the allocation
 			 * of a hash that is not preallocated failed. */
-			drop_slot(slot, err == -E2BIG ? BPMC_DROP_MAP_FULL :
-							BPMC_DROP_NO_MEMORY);
+			drop_value(value, err == -E2BIG ? BPMC_DROP_MAP_FULL :
+							  BPMC_DROP_NO_MEMORY);
 			return;
 		}
 		/* Lost a race with another CPU inserting the same key. */
-		v = bpf_map_lookup_elem(map, &slot->key);
+		v = bpf_map_lookup_elem(map, key);
 		if (!v) {
-			drop_slot(slot, BPMC_DROP_RACE);
+			drop_value(value, BPMC_DROP_RACE);
 			return;
 		}
 	}
 add:
 	for (__u32 i = 0; i < BPMC_MAX_EVENTS && i < nr_events; i++) {
-		s = &slot->value.ev[i];
+		s = &value->ev[i];
 		if (!s->samples)
 			continue;
 		d = &v->ev[i];
@@ -251,12 +260,17 @@ add:
 	}
 }
 
-/* The current task's cgroup in the v1 hierarchy of v1_subsys. */
-static __always_inline __u64 v1_cgroup_id(void)
+static __always_inline void counts_add(__u32 g, struct bpmc_slot *slot)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	if (slot->skip)
+		return; /* filtered out by -G: counted only to keep readings */
+	key_add(g, &slot->key, &slot->value);
+}
+
+/* cset's cgroup in the v1 hierarchy of v1_subsys (probe reads). */
+static __always_inline __u64 v1_cset_cgroup_id(struct css_set *cset)
+{
 	struct cgroup_subsys_state *css = NULL;
-	struct css_set *cset = BPF_CORE_READ(task, cgroups);
 	int ssid = v1_subsys;
 
 	/* css_set->subsys has CGROUP_SUBSYS_COUNT entries on the running
@@ -266,6 +280,37 @@ static __always_inline __u64 v1_cgroup_id(void)
 		return 0;
 	bpf_core_read(&css, sizeof(css), &cset->subsys[ssid]);
 	return css ? BPF_CORE_READ(css, cgroup, kn, id) : 0;
+}
+
+/* The current task's cgroup in the v1 hierarchy of v1_subsys. */
+static __always_inline __u64 v1_cgroup_id(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	return v1_cset_cgroup_id(BPF_CORE_READ(task, cgroups));
+}
+
+/* The cgroup of a key for a task in cset, read with probe reads. */
+static __always_inline __u64 cset_cgroup_id(struct css_set *cset)
+{
+	return v1_subsys >= 0 ? v1_cset_cgroup_id(cset) :
+				BPF_CORE_READ(cset, dfl_cgrp, kn, id);
+}
+
+/* The comm of key's row: the thread's, or its process leader's. */
+static __always_inline void key_comm(char *comm, const struct bpmc_key *key)
+{
+	struct task_struct *task;
+
+	/* A process row is named after its leader, not whichever thread
+	 * happened to be interrupted first. */
+	if (key->tid || !key->tgid) {
+		bpf_get_current_comm(comm, BPMC_COMM_LEN);
+		return;
+	}
+	task = (struct task_struct *)bpf_get_current_task();
+	task = BPF_CORE_READ(task, group_leader);
+	bpf_core_read_str(comm, BPMC_COMM_LEN, &task->comm);
 }
 
 /* -G: is the current task outside every subtree? */
@@ -311,16 +356,22 @@ static __always_inline __u64 scale(__u64 delta, __u64 part, __u64 whole)
 /*
  * Exact mode, the current task was moved to another cgroup while it ran
  * here: credit the share of each counter's pending delta that it ran
- * before the move, by its runtime, to the old key in the slot. The rest
- * goes to the new key like any delta. A context switch or a flush is
- * the first chance to read this CPU's counters after the move, and may
- * come up to an interval later on a CPU that nothing else wants.
+ * before the move, by its runtime, to its old key: into the slot, if one
+ * still holds it, else (a busy task keeps no slot once others switch
+ * out on its CPU: bpmc's own flush takes two) straight to the counts,
+ * under the cgroup the hook read from its css_set. The rest goes to the
+ * new key like any delta. A context switch or a flush is the first
+ * chance to read this CPU's counters after the move, and may come up to
+ * an interval later on a CPU that nothing else wants.
  */
-static __noinline void move_split(struct bpmc_slot *slot, __u32 tid)
+static __noinline void move_split(struct bpmc_slot *slot, __u32 g,
+				  __u64 pid_tgid, const struct bpmc_key *key)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 cpu = bpf_get_smp_processor_id(), tid = pid_tgid, zero = 0;
 	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
 	struct bpmc_move *m = bpf_map_lookup_elem(&moves, &tid);
+	struct bpmc_key old = *key;
+	struct bpmc_value *share;
 	struct task_struct *task;
 	struct bpf_perf_event_value now;
 	struct bpmc_reading *last;
@@ -332,6 +383,19 @@ static __noinline void move_split(struct bpmc_slot *slot, __u32 tid)
 	/* Moved during this stay on this CPU, not an earlier one. */
 	if (m->cpu != cpu || m->running_sum != st->running_sum)
 		goto done;
+	if (slot->pid_tgid == pid_tgid && slot->key.cgroup_id &&
+	    slot->key.cgroup_id != key->cgroup_id) {
+		share = &slot->value;
+	} else {
+		/* -G: whether the old cgroup is kept is not known here. */
+		old.cgroup_id = m->old_cgroup;
+		share = bpf_map_lookup_elem(&scratch, &zero);
+		if (!share || !old.cgroup_id ||
+		    old.cgroup_id == key->cgroup_id || filter_nr)
+			goto done;
+		__builtin_memset(share, 0, sizeof(*share));
+		key_comm(share->comm, &old);
+	}
 	task = (struct task_struct *)bpf_get_current_task();
 	ran = BPF_CORE_READ(task, se.sum_exec_runtime) - m->running_sum;
 	before = m->runtime_at_move - m->running_sum;
@@ -339,7 +403,7 @@ static __noinline void move_split(struct bpmc_slot *slot, __u32 tid)
 		before = ran;
 	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++) {
 		last = &st->last[ev];
-		c = &slot->value.ev[ev];
+		c = &share->ev[ev];
 		if (no_mux) {
 			count = bpf_perf_event_read(&counters,
 						    ev * nr_cpus + cpu);
@@ -367,6 +431,8 @@ static __noinline void move_split(struct bpmc_slot *slot, __u32 tid)
 		last->running += count;
 		c->samples += 1;
 	}
+	if (share != &slot->value)
+		key_add(g, &old, share);
 	/* The clock events' readings moved on without rq->clock: the
 	 * switch that called this reads them. */
 	st->clock_ok = 0;
@@ -377,16 +443,17 @@ done:
 static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 				   __u64 pid_tgid, __u32 epoch)
 {
-	struct task_struct *task;
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bpmc_cpu *st;
 	struct bpmc_key key;
 	bool skip = filtered_out();
 
 	current_key(&key, pid_tgid);
-
-	/* The same task with a stale epoch: it may have moved while here. */
-	if (exact && slot->pid_tgid == pid_tgid && slot->key.cgroup_id &&
-	    slot->key.cgroup_id != key.cgroup_id)
-		move_split(slot, (__u32)pid_tgid);
+	/* A task changed cgroup since this one switched in (the epoch
+	 * moved): if this one did, split what is pending. */
+	st = exact ? bpf_map_lookup_elem(&cpus, &cpu) : NULL;
+	if (st && st->running_epoch != epoch && key.cgroup_id)
+		move_split(slot, g, pid_tgid, &key);
 	slot->pid_tgid = pid_tgid;
 	slot->epoch = epoch;
 	/* Another thread of the same process: same row, nothing to flush. */
@@ -399,15 +466,7 @@ static __noinline void slot_switch(struct bpmc_slot *slot, __u32 g,
 	slot->key = key;
 	slot->skip = skip;
 	__builtin_memset(&slot->value, 0, sizeof(slot->value));
-	/* A process row is named after its leader, not whichever thread
-	 * happened to be interrupted first. */
-	if (key.tid || !key.tgid) {
-		bpf_get_current_comm(slot->value.comm,
-				     sizeof(slot->value.comm));
-		return;
-	}
-	task = (struct task_struct *)bpf_get_current_task();
-	BPF_CORE_READ_STR_INTO(&slot->value.comm, task, group_leader, comm);
+	key_comm(slot->value.comm, &key);
 }
 
 /*
@@ -707,6 +766,8 @@ static __always_inline int switch_prog(struct task_struct *prev,
 	 * in the cache, the scheduler has just picked it. */
 	st->running_task = (__u64)next;
 	st->running_sum = next->se.sum_exec_runtime;
+	st->running_cset = (__u64)next->cgroups;
+	st->running_epoch = *(volatile __u32 *)&control.cgroup_epoch;
 	return 0;
 }
 
@@ -820,6 +881,10 @@ static __always_inline void moves_note(struct task_struct *task,
 			continue;
 		m.running_sum = st->running_sum;
 		m.runtime_at_move = BPF_CORE_READ(t, se.sum_exec_runtime);
+		/* The css_set it switched in with, which the move has just
+		 * let go of: only probe-read. */
+		m.old_cgroup =
+			cset_cgroup_id((struct css_set *)st->running_cset);
 		m.cpu = cpu;
 		bpf_map_update_elem(&moves, &tid, &m, BPF_ANY);
 	}

@@ -115,6 +115,10 @@ struct bpmc_cpu {
 	 * first line, which the switch program writes anyway. */
 	__u64 running_task;
 	__u64 running_sum;
+	/* And its css_set then (only probe-read, by the cgroup-attach hook,
+	 * for the cgroup it moves from) and the cgroup epoch then: a
+	 * switch or flush that sees another has a move to look for. */
+	__u64 running_cset;
 	/* Exact mode, BPMC_HOW_CLOCK: rq->clock at the last switch, up to
 	 * which the clock events are credited, and, bit per event, whether
 	 * its reading is in step with it (read at a switch, and counting
@@ -122,7 +126,7 @@ struct bpmc_cpu {
 	 * read the counter itself: the next switch reads it again. */
 	__u64 clock;
 	__u32 clock_ok;
-	__u32 pad;
+	__u32 running_epoch;
 	/* Exact mode and group members: each counter's reading when it was
 	 * last credited on this CPU. */
 	struct bpmc_reading last[BPMC_MAX_EVENTS];
@@ -141,6 +145,7 @@ struct bpmc_cpu {
 struct bpmc_move {
 	__u64 running_sum; /* the CPU's running_sum when it moved */
 	__u64 runtime_at_move;
+	__u64 old_cgroup; /* the key's cgroup it moved from, or 0 */
 	__u32 cpu;
 	__u32 pad;
 };
@@ -228,16 +233,18 @@ BPMC_ASSERT_OFFSET(struct bpmc_slot, value, 16);
 BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 288);
 /* counter, enabled, running: 3 x 8 = 24 */
 BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
-/* running_task 8 @0, running_sum 8 @8, clock 8 @16, clock_ok 4 @24,
- * pad 4 @28, last 8 x 24 = 192 @32, event 8 x 8 = 64 @224: 288, padded
- * to the 64-byte alignment: 320 */
+/* running_task 8 @0, running_sum 8 @8, running_cset 8 @16, clock 8 @24,
+ * clock_ok 4 @32, running_epoch 4 @36, last 8 x 24 = 192 @40, event
+ * 8 x 8 = 64 @232: 296, padded to the 64-byte alignment: 320 */
 BPMC_ASSERT_SIZE(struct bpmc_cpu, 320, 64);
-BPMC_ASSERT_OFFSET(struct bpmc_cpu, clock, 16);
-BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 32);
-BPMC_ASSERT_OFFSET(struct bpmc_cpu, event, 224);
-/* running_sum 8 @0, runtime_at_move 8 @8, cpu 4 @16, pad 4 @20: 24 */
-BPMC_ASSERT_SIZE(struct bpmc_move, 24, 8);
-BPMC_ASSERT_OFFSET(struct bpmc_move, cpu, 16);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, clock, 24);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, running_epoch, 36);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 40);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, event, 232);
+/* running_sum 8 @0, runtime_at_move 8 @8, old_cgroup 8 @16, cpu 4 @24,
+ * pad 4 @28: 32 */
+BPMC_ASSERT_SIZE(struct bpmc_move, 32, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_move, cpu, 24);
 /* cgroup_epoch 4 @0, cpu_gen 1024 x 4 = 4096 @4: 4100 */
 BPMC_ASSERT_SIZE(struct bpmc_control, 4100, 4);
 BPMC_ASSERT_OFFSET(struct bpmc_control, cpu_gen, 4);
