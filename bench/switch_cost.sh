@@ -30,7 +30,7 @@ under_bpmc() {
 	local pid=$SPAWNED
 	for _ in $(seq 100); do grep -q recording "$log" && break; sleep 0.1; done
 	local mine
-	mine="\$3 == \"on_switch\" && $(pid_progs "$pid")"
+	mine="\$3 ~ /^on_switch/ && $(pid_progs "$pid")"
 	a=$(prog_stats "$mine")
 	t=$(pingpong)
 	b=$(prog_stats "$mine")

@@ -88,6 +88,25 @@ struct bpmc_reading {
 	__u64 running;
 };
 
+/*
+ * Exact mode: how the context-switch program takes an event's delta, set
+ * per event at load (rodata) from its attr and the kernel's features.
+ * The flush at each interval's end always reads the counter itself, so
+ * each interval's credits add up to the counter's own delta whichever
+ * way the switches took theirs.
+ */
+enum bpmc_how {
+	/* bpf_perf_event_read(_value): any event, ~100 ns a counter. */
+	BPMC_HOW_READ,
+	/* cpu-clock, task-clock without modifiers: both advance with this
+	 * CPU's sched clock, which the scheduler has just read into
+	 * rq->clock; one load gives every clock event's delta. */
+	BPMC_HOW_CLOCK,
+	/* A software event that the kernel counts as it happens (faults,
+	 * switches, migrations): its count, loaded from the perf_event. */
+	BPMC_HOW_COUNT,
+};
+
 /* Per-CPU state, one line-aligned entry per CPU in a plain array. */
 struct bpmc_cpu {
 	/* Exact mode: the task that switched in last (a kernel address,
@@ -96,9 +115,25 @@ struct bpmc_cpu {
 	 * first line, which the switch program writes anyway. */
 	__u64 running_task;
 	__u64 running_sum;
+	/* And its css_set then (only probe-read, by the cgroup-attach hook,
+	 * for the cgroup it moves from) and the cgroup epoch then: a
+	 * switch or flush that sees another has a move to look for. */
+	__u64 running_cset;
+	/* Exact mode, BPMC_HOW_CLOCK: rq->clock at the last switch, up to
+	 * which the clock events are credited, and, bit per event, whether
+	 * its reading is in step with it (read at a switch, and counting
+	 * since). Cleared by the flush and by a cgroup move's split, which
+	 * read the counter itself: the next switch reads it again. */
+	__u64 clock;
+	__u32 clock_ok;
+	__u32 running_epoch;
 	/* Exact mode and group members: each counter's reading when it was
 	 * last credited on this CPU. */
 	struct bpmc_reading last[BPMC_MAX_EVENTS];
+	/* Exact mode: each counter's struct perf_event, found once from
+	 * the counters map (0: not yet), for BPMC_HOW_CLOCK and
+	 * BPMC_HOW_COUNT. Zeroed with the rest when the CPU's fds change. */
+	__u64 event[BPMC_MAX_EVENTS];
 } __attribute__((aligned(64)));
 
 /*
@@ -110,6 +145,7 @@ struct bpmc_cpu {
 struct bpmc_move {
 	__u64 running_sum; /* the CPU's running_sum when it moved */
 	__u64 runtime_at_move;
+	__u64 old_cgroup; /* the key's cgroup it moved from, or 0 */
 	__u32 cpu;
 	__u32 pad;
 };
@@ -197,13 +233,18 @@ BPMC_ASSERT_OFFSET(struct bpmc_slot, value, 16);
 BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 288);
 /* counter, enabled, running: 3 x 8 = 24 */
 BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
-/* running_task 8 @0, running_sum 8 @8, last 8 x 24 = 192 @16: 208,
- * padded to the 64-byte alignment: 256 */
-BPMC_ASSERT_SIZE(struct bpmc_cpu, 256, 64);
-BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 16);
-/* running_sum 8 @0, runtime_at_move 8 @8, cpu 4 @16, pad 4 @20: 24 */
-BPMC_ASSERT_SIZE(struct bpmc_move, 24, 8);
-BPMC_ASSERT_OFFSET(struct bpmc_move, cpu, 16);
+/* running_task 8 @0, running_sum 8 @8, running_cset 8 @16, clock 8 @24,
+ * clock_ok 4 @32, running_epoch 4 @36, last 8 x 24 = 192 @40, event
+ * 8 x 8 = 64 @232: 296, padded to the 64-byte alignment: 320 */
+BPMC_ASSERT_SIZE(struct bpmc_cpu, 320, 64);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, clock, 24);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, running_epoch, 36);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 40);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, event, 232);
+/* running_sum 8 @0, runtime_at_move 8 @8, old_cgroup 8 @16, cpu 4 @24,
+ * pad 4 @28: 32 */
+BPMC_ASSERT_SIZE(struct bpmc_move, 32, 8);
+BPMC_ASSERT_OFFSET(struct bpmc_move, cpu, 24);
 /* cgroup_epoch 4 @0, cpu_gen 1024 x 4 = 4096 @4: 4100 */
 BPMC_ASSERT_SIZE(struct bpmc_control, 4100, 4);
 BPMC_ASSERT_OFFSET(struct bpmc_control, cpu_gen, 4);

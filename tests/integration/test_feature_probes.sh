@@ -3,8 +3,9 @@
 # to report its feature missing. A feature bpmc cannot do without is
 # refused before anything is opened: exit 2, one line naming the feature
 # and the first Linux that has it, no output file. A feature with a
-# fallback (the ring buffer of new cgroups' paths, batch map operations)
-# is said once, and the rows stay right: a burner's cgroup against its
+# fallback (the ring buffer of new cgroups' paths, batch map operations,
+# exact mode's loads of perf_events and of the run queue's clock) is said
+# once, and the rows stay right: a burner's cgroup against its
 # cpu.stat within 5 %, in both modes.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -61,6 +62,10 @@ fallback ringbuf ringbuf "no BPF ring buffer .*(Linux 5.8 has both): recording w
 fallback ringbuf-exact ringbuf "no BPF ring buffer" --mode exact
 fallback batch batch "no batch map operations (Linux 5.6 has them): each interval's counts are taken one key at a time" --mode sampling
 fallback batch-exact batch "no batch map operations" --mode exact --by cgroup,process,thread
+# Exact mode's context-switch shortcuts (test_exact_switch_paths compares
+# the paths): without them, the counters are read.
+fallback rdonly_cast rdonly_cast "no kfunc bpf_rdonly_cast (Linux 6.2 has it): exact mode reads every counter" --mode exact
+fallback rq_clock rq_clock "run-queue clock is out of BPF's reach .*: exact mode reads cpu-clock and task-clock" --mode exact
 # Without the ring, a cgroup made after the start still gets its path
 # from the walk on a miss.
 csv_awk -v id="$(cgroup_id "$CG2/bpmc-test-$$/ringbuf")" -v cg="/bpmc-test-$$/ringbuf" \

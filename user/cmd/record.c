@@ -668,6 +668,28 @@ static void warn_biased(const struct record *r)
 	}
 }
 
+/*
+ * -v: how the context-switch program takes each event in exact mode
+ * (maps/collector.h), which the kernel's features decide.
+ */
+static void say_switch_how(const struct record *r)
+{
+	static const char *const how[] = {
+		[BPMC_HOW_READ] = "read",
+		[BPMC_HOW_CLOCK] = "rq->clock",
+		[BPMC_HOW_COUNT] = "count loaded",
+	};
+	char line[512];
+	size_t n = 0;
+
+	line[0] = '\0';
+	for (int e = 0; e < r->events.nr && n < sizeof(line); e++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%s: %s",
+			      e ? ", " : "", r->events.ev[e].name,
+			      how[collector__event_how(&r->bpf, e)]);
+	p_info("exact mode, at each context switch: %s", line);
+}
+
 static int record_setup(struct record *r)
 {
 	choose_mode(r);
@@ -698,6 +720,7 @@ static int record_setup(struct record *r)
 	for (int e = 0; e < r->events.nr; e++)
 		bopts->no_mux &= r->events.ev[e].attr.type ==
 				 PERF_TYPE_SOFTWARE;
+	bopts->events = &r->events;
 
 	for (int e = 0; e < r->events.nr; e++) {
 		bopts->leader[e] = r->events.ev[e].leader;
@@ -735,6 +758,10 @@ static int record_setup(struct record *r)
 		p_warn("%s", features.fallback[i]);
 	bopts->no_ringbuf = !features.ringbuf;
 	bopts->no_batch = !features.batch;
+	bopts->no_event_loads = !features.event_loads;
+	bopts->no_rq_clock = !features.rq_clock;
+	if (verbose && bopts->exact)
+		say_switch_how(r);
 	bopts->no_prealloc = features.no_prealloc;
 	err = record_check_max_keys(bopts, &error);
 	if (err) {

@@ -60,6 +60,59 @@ static struct bpf_program *overflow_prog(struct collector *c, int e)
 	return bpf_object__find_program_by_name(c->skel->obj, name);
 }
 
+enum bpmc_how collector__event_how(const struct collector_opts *o, int e)
+{
+	const struct perf_event_attr *a;
+
+	/* A hardware event in the run: every counter is read with its
+	 * times, as multiplexing may scale any of them. */
+	if (!o->exact || !o->no_mux || !o->events || o->no_event_loads ||
+	    e >= o->events->nr)
+		return BPMC_HOW_READ;
+	a = &o->events->ev[e].attr;
+	if (a->type != PERF_TYPE_SOFTWARE)
+		return BPMC_HOW_READ;
+	switch (a->config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+	case PERF_COUNT_SW_TASK_CLOCK:
+		/* rq->clock is all of the CPU's time: a clock event with a
+		 * modifier is read, whatever the kernel makes of it. */
+		return o->no_rq_clock || a->exclude_user || a->exclude_kernel ||
+				       a->exclude_hv || a->exclude_idle ?
+			       BPMC_HOW_READ :
+			       BPMC_HOW_CLOCK;
+	/* perf_swevent's own: counted as they happen, by the modifiers,
+	 * and read as they are (its read is a no-op). */
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
+	case PERF_COUNT_SW_EMULATION_FAULTS:
+	case PERF_COUNT_SW_CGROUP_SWITCHES:
+		return BPMC_HOW_COUNT;
+	default:
+		return BPMC_HOW_READ;
+	}
+}
+
+/*
+ * Exact mode, all software: context-switches that count kernel mode,
+ * where every switch happens (bpf/collect.bpf.c's ev_switch).
+ */
+static bool switch_ahead(const struct collector_opts *o, int e)
+{
+	const struct perf_event_attr *a;
+
+	if (!o->exact || !o->no_mux || !o->events || e >= o->events->nr)
+		return false;
+	a = &o->events->ev[e].attr;
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       a->config == PERF_COUNT_SW_CONTEXT_SWITCHES &&
+	       !a->exclude_kernel;
+}
+
 /* Maps both generations' entries arrays and sets up their keeping. */
 static int map_entries(struct collector *c, uint32_t max_keys,
 		       struct error *error)
@@ -92,6 +145,7 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 		    struct error *error)
 {
 	struct collector *c;
+	bool loads = false;
 	int err;
 
 	libbpf_set_print(libbpf_print);
@@ -127,6 +181,14 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 	c->skel->rodata->nr_cpus = c->nr_cpus;
 	c->skel->rodata->exact = opts->exact;
 	c->skel->rodata->no_mux = opts->no_mux;
+	for (int e = 0; e < opts->nr_events && e < BPMC_MAX_EVENTS; e++) {
+		enum bpmc_how how = collector__event_how(opts, e);
+
+		c->skel->rodata->ev_how[e] = how;
+		c->skel->rodata->use_clock |= how == BPMC_HOW_CLOCK;
+		loads |= how != BPMC_HOW_READ;
+		c->skel->rodata->ev_switch[e] = switch_ahead(opts, e);
+	}
 	for (int e = 0; e < BPMC_MAX_EVENTS; e++)
 		c->skel->rodata->group_leader[e] =
 			e < opts->nr_events ? opts->leader[e] : e;
@@ -173,7 +235,12 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 		bpf_program__set_autoload(overflow_prog(c, e),
 					  !opts->exact && e < opts->nr_events &&
 						  opts->leader[e] == e);
-	bpf_program__set_autoload(c->skel->progs.on_switch, opts->exact);
+	/* One context-switch program: the one that loads perf_events only
+	 * where the kernel has what it needs, never sent to another. */
+	bpf_program__set_autoload(c->skel->progs.on_switch,
+				  opts->exact && !loads);
+	bpf_program__set_autoload(c->skel->progs.on_switch_loads,
+				  opts->exact && loads);
 	c->ringbuf = !opts->no_ringbuf;
 	c->batch = !opts->no_batch;
 	if (!c->ringbuf) {
@@ -326,6 +393,8 @@ int collector__attach(struct collector *c, const struct counters *counters,
 		err = attach_prog(c, c->skel->progs.on_exec, error);
 	if (!err && bpf_program__autoload(c->skel->progs.on_switch))
 		err = attach_prog(c, c->skel->progs.on_switch, error);
+	if (!err && bpf_program__autoload(c->skel->progs.on_switch_loads))
+		err = attach_prog(c, c->skel->progs.on_switch_loads, error);
 	for (int cpu = 0; cpu < counters->nr_cpus && !err; cpu++)
 		err = link_fds(c, counters, cpu, error);
 	return err;

@@ -24,6 +24,10 @@ struct collector_opts {
 	 * counts alone, without enabled/running times. */
 	bool no_mux;
 	int leader[BPMC_MAX_EVENTS]; /* each event's group leader */
+	/* Exact mode: the events (their attrs say how the context-switch
+	 * program can take each one's delta: enum bpmc_how); NULL reads
+	 * them all. */
+	const struct event_list *events;
 	int v1_subsys; /* --cgroup-v1 controller's subsystem id, or -1 */
 	int nr_filters; /* -G subtrees */
 	uint32_t filter_level[BPMC_MAX_FILTERS];
@@ -31,7 +35,16 @@ struct collector_opts {
 	/* Fallbacks, from collector__probe(): */
 	bool no_ringbuf; /* no capture of new cgroups' paths */
 	bool no_batch; /* take the counts one key at a time */
+	bool no_event_loads; /* read every counter (no BPMC_HOW_COUNT) */
+	bool no_rq_clock; /* read the clock events (no BPMC_HOW_CLOCK) */
 };
+
+/*
+ * How the context-switch program takes event e's delta in a run with
+ * opts, on this kernel (opts' fallbacks): BPMC_HOW_CLOCK and
+ * BPMC_HOW_COUNT need exact mode and software events only.
+ */
+enum bpmc_how collector__event_how(const struct collector_opts *opts, int e);
 
 /*
  * Up to this many keys the counts hashes are preallocated: each insert
@@ -62,8 +75,13 @@ struct collector_features {
 	bool batch; /* bpf_map_lookup_and_delete_batch on hashes */
 	/* perf_event programs may use a hash that is not preallocated */
 	bool no_prealloc;
+	/* Exact mode: the kfunc bpf_rdonly_cast and the perf_event fields
+	 * behind it (BPMC_HOW_COUNT, BPMC_HOW_CLOCK), and rq->clock through
+	 * a task's cfs_rq (BPMC_HOW_CLOCK). */
+	bool event_loads;
+	bool rq_clock;
 	/* What each missing one costs, for the command to say once. */
-	const char *fallback[3];
+	const char *fallback[5];
 	int nr_fallbacks;
 };
 
@@ -72,7 +90,8 @@ struct collector_features {
  * need: a missing one bpmc cannot do without fails with -EOPNOTSUPP and
  * err naming it and the first Linux that has it; the others fill f.
  * BPMC_TEST_PROBE_FAIL=btf,tp_btf,test_run_on_cpu,perf_event,
- * perf_event_read_value,ringbuf,batch (tests only) reports those missing.
+ * perf_event_read_value,ringbuf,batch,rdonly_cast,rq_clock (tests only)
+ * reports those missing.
  */
 int collector__probe(const struct collector_opts *opts,
 		     struct collector_features *f, struct error *err);

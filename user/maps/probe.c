@@ -137,6 +137,65 @@ static bool has_no_prealloc(void)
 	return true;
 }
 
+/*
+ * The struct of that name in btf has member (looked for in its
+ * anonymous structs and unions too, as C reaches them).
+ */
+static bool btf_member_in(const struct btf *btf, const struct btf_type *t,
+			  const char *member)
+{
+	const struct btf_member *m = btf_members(t);
+	const struct btf_type *mt;
+
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+
+		if (name && !strcmp(name, member))
+			return true;
+		mt = btf__type_by_id(btf, m->type);
+		if ((!name || !*name) && mt && btf_is_composite(mt) &&
+		    btf_member_in(btf, mt, member))
+			return true;
+	}
+	return false;
+}
+
+static bool btf_has_member(const struct btf *btf, const char *type,
+			   const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+
+	return id > 0 && btf_member_in(btf, btf__type_by_id(btf, id), member);
+}
+
+/*
+ * What BPMC_HOW_COUNT loads, as bpf/collect.bpf.c reaches it: the kfunc
+ * bpf_rdonly_cast (6.2) and, from the counters map, bpf_array's ptrs,
+ * bpf_event_entry's event, and the perf_event's count, state and cpu.
+ */
+static bool has_event_loads(const struct btf *btf)
+{
+	return btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) >
+		       0 &&
+	       btf_has_member(btf, "bpf_array", "ptrs") &&
+	       btf_has_member(btf, "bpf_event_entry", "event") &&
+	       btf_has_member(btf, "perf_event", "count") &&
+	       btf_has_member(btf, "perf_event", "state") &&
+	       btf_has_member(btf, "perf_event", "cpu");
+}
+
+/*
+ * BPMC_HOW_CLOCK's rq->clock, through the switching task's se.cfs_rq:
+ * cfs_rq has its rq only with CONFIG_FAIR_GROUP_SCHED.
+ */
+static bool has_rq_clock(const struct btf *btf)
+{
+	return btf_has_member(btf, "task_struct", "se") &&
+	       btf_has_member(btf, "sched_entity", "cfs_rq") &&
+	       btf_has_member(btf, "cfs_rq", "rq") &&
+	       btf_has_member(btf, "rq", "clock");
+}
+
 static bool probed(const char *name, bool present)
 {
 	return present && !forced_missing(name);
@@ -155,7 +214,9 @@ static int refuse(struct error *err, const char *what, const char *needs,
 int collector__probe(const struct collector_opts *opts,
 		     struct collector_features *f, struct error *err)
 {
-	bool groups = false;
+	struct collector_opts all = *opts;
+	bool groups = false, loads = false, clocks = false;
+	struct btf *btf;
 
 	memset(f, 0, sizeof(*f));
 	for (int e = 0; e < opts->nr_events; e++)
@@ -194,6 +255,24 @@ int collector__probe(const struct collector_opts *opts,
 	f->batch = probed("batch", has_batch());
 	f->no_prealloc = opts->max_keys > COLLECTOR_PREALLOC_MAX_KEYS &&
 			 probed("no_prealloc", has_no_prealloc());
+	/* What the run would load, were the kernel to have everything. */
+	all.no_event_loads = all.no_rq_clock = false;
+	for (int e = 0; e < opts->nr_events; e++) {
+		enum bpmc_how how = collector__event_how(&all, e);
+
+		loads |= how != BPMC_HOW_READ;
+		clocks |= how == BPMC_HOW_CLOCK;
+	}
+	btf = loads ? btf__load_vmlinux_btf() : NULL;
+	f->event_loads = btf && probed("rdonly_cast", has_event_loads(btf));
+	f->rq_clock = btf && probed("rq_clock", has_rq_clock(btf));
+	btf__free(btf);
+	if (loads && !f->event_loads)
+		f->fallback[f->nr_fallbacks++] =
+			"this kernel has no kfunc bpf_rdonly_cast (Linux 6.2 has it): exact mode reads every counter through bpf_perf_event_read at each context switch, about 100 ns a counter more";
+	else if (clocks && !f->rq_clock)
+		f->fallback[f->nr_fallbacks++] =
+			"this kernel's run-queue clock is out of BPF's reach (its struct cfs_rq has no rq: CONFIG_FAIR_GROUP_SCHED is off): exact mode reads cpu-clock and task-clock at each context switch, about 100 ns a counter more";
 	if (opts->max_keys > COLLECTOR_PREALLOC_MAX_KEYS && !f->no_prealloc)
 		f->fallback[f->nr_fallbacks++] =
 			"this kernel lets no perf_event program use a hash that is not preallocated (Linux 6.1 does): the --max-keys hashes are preallocated, which stalls a CPU in the kernel for about a second per million keys";
