@@ -45,7 +45,7 @@ fallback() {
 	local name=$1 features=$2 warning=$3 n
 	shift 3
 	mk_cgroup CG "bpmc-test-$$/$name" || return 1
-	BPMC_TEST_PROBE_FAIL=$features start_record "$TMP/$name.log" -e cpu-clock -I 500 -d 5 \
+	BPMC_TEST_PROBE_FAIL=$features start_record "$TMP/$name.log" -e cpu-clock -I 500 -d 4 \
 		-o "$TMP/$name.csv" "$@" || { fail "$name: did not start"; return 1; }
 	local before=$(usage_usec "$CG")
 	lost_mark
