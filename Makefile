@@ -435,7 +435,7 @@ uninstall:
 	$(Q)if [ -z "$(DESTDIR)" ]; then ldconfig; fi
 
 format:
-	$(Q)clang-format -i bpf/*.c include/*.h $(USER_SRCS) \
+	$(Q)clang-format -i bpf/*.c bpf/*.h include/*.h $(USER_SRCS) \
 		$(wildcard $(foreach s,$(STAGES),user/$(s)/*.h)) \
 		tests/unit/*.c tests/unit/*.h tests/helpers/*.c bench/*.c \
 		tests/fuzz/*.c

@@ -107,7 +107,8 @@ static int calls_cost(void)
 		}
 		raw_ss[r] = (clock_ns(CLOCK_MONOTONIC) - t0) / (READS / 10);
 	}
-	printf("pmc_value_read_ns %llu\n", (unsigned long long)median(pmc_read));
+	printf("pmc_value_read_ns %llu\n",
+	       (unsigned long long)median(pmc_read));
 	printf("pmc_raw_read_ns %llu\n", (unsigned long long)median(raw_read));
 	printf("pmc_start_stop_ns %llu\n", (unsigned long long)median(pmc_ss));
 	printf("pmc_raw_ioctls_ns %llu\n", (unsigned long long)median(raw_ss));

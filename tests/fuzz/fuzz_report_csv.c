@@ -17,17 +17,17 @@
 
 #include "report/scan.h"
 
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "fuzz_report_csv: %s at %s:%d\n", #cond, \
-				__FILE__, __LINE__);                             \
-			abort();                                                 \
-		}                                                                \
+#define CHECK(cond)                                                       \
+	do {                                                              \
+		if (!(cond)) {                                            \
+			fprintf(stderr, "fuzz_report_csv: %s at %s:%d\n", \
+				#cond, __FILE__, __LINE__);               \
+			abort();                                          \
+		}                                                         \
 	} while (0)
 
-static const char *const scopes[] = { "cgroup", "process", "container", "pod",
-				      "thread", "system" };
+static const char *const scopes[] = { "cgroup", "process", "container",
+				      "pod",	"thread",  "system" };
 
 static void make_config(struct scan_config *c, uint8_t pick)
 {
@@ -71,7 +71,8 @@ static void sums(const struct scan_thread *t, const struct event_names *ev,
 	*keys = 0;
 	for (int i = 0; i < 3; i++) {
 		*keys += tables[i]->nr;
-		agg_table__for_each(tables[i], e) for (unsigned c = 0; c < e->nr_cells; c++)
+		agg_table__for_each(tables[i], e) for (unsigned c = 0;
+						       c < e->nr_cells; c++)
 		{
 			CHECK(c < ev->nr || !e->cells[c].rows);
 			*count += e->cells[c].count;

@@ -10,26 +10,43 @@ command -v unshare >/dev/null || skip "unshare is not installed"
 mk_cgroup CG "bpmc-test-$$/odd" || exit 1
 rel=${CG#$CG2}
 
+# record_remounted MNT NAME [-G PATH]: bpmc records 2 s, in a private
+# mount namespace where cgroup2 is mounted at MNT and not at its usual
+# place, into $TMP/NAME.csv while a burner runs 1 s in $CG; its exit
+# status, or 3 where cgroup2 cannot be remounted here.
+record_remounted() {
+	local mnt=$1 name=$2 rec
+	shift 2
+	unshare -m --propagation private sh -c '
+		mount -t cgroup2 none "$1" || exit 3
+		umount -l "$2" || exit 3
+		bpmc=$3 out=$4
+		shift 4
+		exec "$bpmc" record -e cpu-clock -I 500 -d 2 -o "$out" "$@"' \
+		sh "$mnt" "$CG2" "$BPMC" "$TMP/$name.csv" "$@" 2>"$TMP/log.$name" &
+	rec=$!
+	PIDS+=("$rec")
+	sleep 0.7
+	spawn_in "$CG" "$HELPERS/burner" 50 1
+	wait "$SPAWNED"
+	wait "$rec"
+}
+
+# first_path CSV: the path of the first cgroup row of $CG.
+first_path() {
+	csv_awk -v id="$(cgroup_id "$CG")" '$col("scope") == "cgroup" && $col("cgroup_id") == id { print $col("cgroup"); exit }' "$1"
+}
+
 # 1. cgroup2 mounted elsewhere (a private mount namespace): bpmc finds it
 # in mountinfo, and paths are the same as under the usual mount.
 mkdir "$TMP/cg"
-unshare -m --propagation private sh -c '
-	mount -t cgroup2 none "$1" || exit 3
-	umount -l "$2" || exit 3
-	exec "$3" record -e cpu-clock -I 500 -d 2 -o "$4"' sh "$TMP/cg" "$CG2" "$BPMC" "$TMP/elsewhere.csv" \
-	2>"$TMP/log.elsewhere" &
-rec=$!
-PIDS+=("$rec")
-sleep 0.7
-spawn_in "$CG" "$HELPERS/burner" 50 1
-wait "$SPAWNED"
-wait "$rec"
+record_remounted "$TMP/cg" elsewhere
 rc=$?
 if [ "$rc" -eq 3 ]; then
 	echo "  (cannot remount cgroup2 in a mount namespace here)"
 else
 	[ "$rc" -eq 0 ] || fail "cgroup2 elsewhere: exit $rc: $(cat "$TMP/log.elsewhere")"
-	got=$(csv_awk -v id="$(cgroup_id "$CG")" '$col("scope") == "cgroup" && $col("cgroup_id") == id { print $col("cgroup"); exit }' "$TMP/elsewhere.csv")
+	got=$(first_path "$TMP/elsewhere.csv")
 	[ "$got" = "$rel" ] || fail "cgroup2 mounted at $TMP/cg: path '$got', want '$rel'"
 	echo "  cgroup2 mounted elsewhere: the burner's cgroup is '$got'"
 fi
@@ -39,23 +56,13 @@ fi
 # absolute path.
 MNT="$TMP/cg x"$'\t''y\z'
 mkdir "$MNT"
-unshare -m --propagation private sh -c '
-	mount -t cgroup2 none "$1" || exit 3
-	umount -l "$2" || exit 3
-	exec "$3" record -e cpu-clock -G "$1$5" -I 500 -d 2 -o "$4"' sh "$MNT" "$CG2" "$BPMC" "$TMP/escaped.csv" "$rel" \
-	2>"$TMP/log.escaped" &
-rec=$!
-PIDS+=("$rec")
-sleep 0.7
-spawn_in "$CG" "$HELPERS/burner" 50 1
-wait "$SPAWNED"
-wait "$rec"
+record_remounted "$MNT" escaped -G "$MNT$rel"
 rc=$?
 if [ "$rc" -eq 3 ]; then
 	echo "  (cannot remount cgroup2 in a mount namespace here)"
 else
 	[ "$rc" -eq 0 ] || fail "cgroup2 at '$MNT': exit $rc: $(cat "$TMP/log.escaped")"
-	got=$(csv_awk -v id="$(cgroup_id "$CG")" '$col("scope") == "cgroup" && $col("cgroup_id") == id { print $col("cgroup"); exit }' "$TMP/escaped.csv")
+	got=$(first_path "$TMP/escaped.csv")
 	n=$(csv_sum "$TMP/escaped.csv" cgroup cpu-clock cgroup_id "$(cgroup_id "$CG")")
 	[ "$got" = "$rel" ] && [ "$n" -gt 0 ] || fail "cgroup2 mounted at '$MNT': path '$got', $n ns, want '$rel' counted"
 	echo "  cgroup2 mounted at a path with a space, a tab and a backslash: '$got', $n ns under -G"

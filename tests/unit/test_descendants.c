@@ -123,7 +123,8 @@ static void test_pid_reuse_and_lost(void)
 	lives(d, 200, SELF, 20); /* the same pid, a new child */
 	ASSERT_EQ(sum(d, 0), 30, "two children of one pid");
 	descendants__lost(d, 2);
-	ASSERT_EQ(descendants__sum(d, 0, &t), -EOVERFLOW, "lost records say so");
+	ASSERT_EQ(descendants__sum(d, 0, &t), -EOVERFLOW,
+		  "lost records say so");
 	descendants__free(d);
 }
 

@@ -422,11 +422,12 @@ static int write_interval(struct record *r)
 		err = drain__write_rows(&r->data, &r->rows, &r->events, &totals,
 					sink, &sums);
 	if (!err)
-		err = self__write_rows(&r->self, r->collector,
-				       r->data.drops[BPMC_DROP_MAP_FULL] +
-					       r->data.drops[BPMC_DROP_RACE] +
-					       r->data.drops[BPMC_DROP_NO_MEMORY],
-				       sink);
+		err = self__write_rows(
+			&r->self, r->collector,
+			r->data.drops[BPMC_DROP_MAP_FULL] +
+				r->data.drops[BPMC_DROP_RACE] +
+				r->data.drops[BPMC_DROP_NO_MEMORY],
+			sink);
 	if (!err && !r->env.exact)
 		err = self__write_sampling_err(&r->events, &sums, sink);
 	if (!err)

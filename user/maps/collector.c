@@ -99,7 +99,7 @@ enum bpmc_how collector__event_how(const struct collector_opts *o, int e)
 
 /*
  * Exact mode, all software: context-switches that count kernel mode,
- * where every switch happens (bpf/collect.bpf.c's ev_switch).
+ * where every switch happens (bpf/maps.bpf.h's ev_switch).
  */
 static bool switch_ahead(const struct collector_opts *o, int e)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User space's half of the store (bpf/collect.bpf.c): which key has
+ * User space's half of the store (bpf/keys.bpf.h): which key has
  * which entry of the two mapped counts arrays. Keys come through the
  * counts hashes in the interval they first appear; at the end of it each
  * gets an entry, which the BPF side finds from then on, and user space

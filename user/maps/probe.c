@@ -169,7 +169,7 @@ static bool btf_has_member(const struct btf *btf, const char *type,
 }
 
 /*
- * What BPMC_HOW_COUNT loads, as bpf/collect.bpf.c reaches it: the kfunc
+ * What BPMC_HOW_COUNT loads, as bpf/switch.bpf.h reaches it: the kfunc
  * bpf_rdonly_cast (6.2) and, from the counters map, bpf_array's ptrs,
  * bpf_event_entry's event, and the perf_event's count, state and cpu.
  */

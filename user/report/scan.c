@@ -698,7 +698,8 @@ static void old_interval(struct scan_thread *t, const struct report_file *f,
 	if (!row_time(t, &sp[f->col[COL_TIME]], &ms) || !in_time(t->cfg, ms) ||
 	    !span_u64(&sp[f->col[COL_INTERVAL_MS]], &len_ms))
 		return;
-	if (t->interval_file == f && t->interval_time == ms && t->interval_host == host)
+	if (t->interval_file == f && t->interval_time == ms &&
+	    t->interval_host == host)
 		return;
 	t->interval_file = f;
 	t->interval_time = ms;
@@ -719,7 +720,8 @@ static void scan_row(struct scan_thread *t, const struct report_file *f,
 	t->rows++;
 	split_to(sp, &n, scope_at, &q, le);
 	scope = &sp[scope_at];
-	if (f->schema < 4) { /* any row, whatever its scope, marks its interval */
+	if (f->schema <
+	    4) { /* any row, whatever its scope, marks its interval */
 		split_to(sp, &n, f->nr_needed - 1, &q, le);
 		host = host_id(t, f, &sp[f->col[COL_HOST]]);
 		if (host >= 0)

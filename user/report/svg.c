@@ -93,6 +93,17 @@ void svg_unit(FILE *out, const char *unit)
 	html_text(out, unit);
 }
 
+void svg_axis_title_end(FILE *out, const struct report_result *r,
+			const char *unit)
+{
+	html_text(out, html_sort_name(r));
+	if (unit[0]) {
+		fputs(", ", out);
+		html_text(out, unit);
+	}
+	fputs("</text>\n</svg>\n", out);
+}
+
 void svg_text_at(FILE *out, double x, double y, const char *anchor,
 		 const char *cls)
 {
@@ -201,11 +212,6 @@ int svg_bars(FILE *out, const struct report_result *r)
 		bar(out, r, i, &a, unit);
 	svg_text_at(out, (BARS_X0 + BARS_X1) / 2, h - 4, "middle",
 		    "axis-title");
-	html_text(out, html_sort_name(r));
-	if (unit[0]) {
-		fputs(", ", out);
-		html_text(out, unit);
-	}
-	fputs("</text>\n</svg>\n", out);
+	svg_axis_title_end(out, r, unit);
 	return 0;
 }

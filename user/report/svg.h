@@ -27,6 +27,10 @@ void svg_coord(FILE *out, double v);
 /* Opens a <text> element at (x, y); the caller writes it and closes it. */
 void svg_text_at(FILE *out, double x, double y, const char *anchor,
 		 const char *cls);
+/* The open <text> of a value axis: "SORT, UNIT" (the unit when there is
+ * one), then the text and the chart closed. */
+void svg_axis_title_end(FILE *out, const struct report_result *r,
+			const char *unit);
 /* " UNIT", escaped, or nothing when unit is "". */
 void svg_unit(FILE *out, const char *unit);
 

@@ -340,11 +340,6 @@ int svg_series(FILE *out, const struct report_result *r)
 		"<text transform=\"translate(14 %d) rotate(-90)\" "
 		"text-anchor=\"middle\" class=\"axis-title\">",
 		(SERIES_Y0 + SERIES_Y1) / 2);
-	html_text(out, html_sort_name(r));
-	if (unit[0]) {
-		fputs(", ", out);
-		html_text(out, unit);
-	}
-	fputs("</text>\n</svg>\n", out);
+	svg_axis_title_end(out, r, unit);
 	return 0;
 }
