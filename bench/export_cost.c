@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 		t0 = clock_ns(CLOCK_MONOTONIC);
 		cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		for (int cpu = 0; cpu < libbpf_num_possible_cpus(); cpu++)
-			collector__flush_cpu(c, cpu);
+			collector__flush_cpu(c, cpu, NULL);
 		if (collector__take_retired(c, &data))
 			goto out;
 		printf("export_%s_take_ms %.1f\n", round ? "steady" : "first",

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 			printf("keys_memlock_full %lld\n", hash_memlock(n));
 		t0 = clock_ns(CLOCK_MONOTONIC);
 		for (int cpu = 0; cpu < libbpf_num_possible_cpus(); cpu++)
-			collector__flush_cpu(c, cpu);
+			collector__flush_cpu(c, cpu, NULL);
 		if (collector__take_retired(c, &data))
 			goto out;
 		printf("keys_%s_take_ms %.1f\n", round ? "steady" : "first",

@@ -108,18 +108,41 @@ int flush(void *ctx)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+	struct bpf_perf_event_value now;
 	struct bpmc_slot *slot;
+	__u32 ok = 0;
 
 	if (!st || cpu_off(cpu))
 		return 0;
-	/* Every counter read, whatever the switches did: the interval's
-	 * credits here add up to the counter's own delta. One that reads
-	 * below what they credited (rq->clock a little ahead of a clock
-	 * event, see switch_credit) keeps its mark, and the next interval
-	 * credits that much less. */
+	/* Exact mode: every counter read, whatever the switches did: the
+	 * interval's credits here add up to the counter's own delta. One
+	 * that reads below what they credited (rq->clock a little ahead of
+	 * a clock event, see switch_credit; a switch's 1 ahead) keeps its
+	 * mark, and the next interval credits that much less. The same
+	 * reading is the cut that user space makes the system row of. */
 	slot = exact ? current_slot(cpu, bpf_get_current_pid_tgid()) : NULL;
-	for (__u32 ev = 0; slot && ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
-		credit_read(slot, st, cpu, ev, 0);
+	for (__u32 ev = 0; exact && ev < BPMC_MAX_EVENTS && ev < nr_events;
+	     ev++) {
+		if (bpf_perf_event_read_value(&counters, ev * nr_cpus + cpu,
+					      &now, sizeof(now))) {
+			drop_add(BPMC_DROP_READ, 1);
+			continue;
+		}
+		st->cut[ev].counter = now.counter;
+		st->cut[ev].enabled = now.enabled;
+		st->cut[ev].running = now.running;
+		ok |= 1u << ev;
+		if (!slot)
+			continue;
+		if (no_mux)
+			credit_to(slot, st, ev, now.counter);
+		else
+			credit_value(slot, st, ev, &now);
+	}
+	if (exact) {
+		st->cut_ok = ok;
+		st->cut_seq += 1;
+	}
 	/* Read now, not at a switch: the next switch reads the clock
 	 * events again, in step with rq->clock. */
 	st->clock_ok = 0;

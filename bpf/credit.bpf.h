@@ -194,6 +194,23 @@ static __always_inline void credit_to(struct bpmc_slot *slot,
 	last->counter = now;
 }
 
+/* Credits counter ev's change from its last reading on this CPU to now. */
+static __always_inline void credit_value(struct bpmc_slot *slot,
+					 struct bpmc_cpu *st, __u32 ev,
+					 const struct bpf_perf_event_value *now)
+{
+	struct bpmc_reading *last = &st->last[ev];
+	struct bpmc_counts *c = &slot->value.ev[ev];
+
+	c->count += now->counter - last->counter;
+	c->enabled += now->enabled - last->enabled;
+	c->running += now->running - last->running;
+	c->samples += 1;
+	last->counter = now->counter;
+	last->enabled = now->enabled;
+	last->running = now->running;
+}
+
 /*
  * Credits counter ev's change since its last reading on this CPU, plus
  * plus_one: the context switch under way, which the counter takes
@@ -204,8 +221,6 @@ static __always_inline void credit_read(struct bpmc_slot *slot,
 					__u32 ev, __u32 plus_one)
 {
 	struct bpf_perf_event_value now;
-	struct bpmc_reading *last = &st->last[ev];
-	struct bpmc_counts *c = &slot->value.ev[ev];
 	__u64 count;
 
 	/* Never multiplexed: the count alone, without the clock read that
@@ -225,13 +240,7 @@ static __always_inline void credit_read(struct bpmc_slot *slot,
 		drop_add(BPMC_DROP_READ, 1);
 		return;
 	}
-	c->count += now.counter - last->counter;
-	c->enabled += now.enabled - last->enabled;
-	c->running += now.running - last->running;
-	c->samples += 1;
-	last->counter = now.counter;
-	last->enabled = now.enabled;
-	last->running = now.running;
+	credit_value(slot, st, ev, &now);
 }
 
 #endif

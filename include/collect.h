@@ -134,6 +134,16 @@ struct bpmc_cpu {
 	 * the counters map (0: not yet), for BPMC_HOW_CLOCK and
 	 * BPMC_HOW_COUNT. Zeroed with the rest when the CPU's fds change. */
 	__u64 event[BPMC_MAX_EVENTS];
+	/* Exact mode: each counter's reading at the last flush, in the
+	 * instant of its credits (nothing runs on the CPU in between), for
+	 * the system row: a read(2) after it, from user space, also saw
+	 * the switches of whatever preempted bpmc meanwhile, and the rows
+	 * credited them to the next interval. cut_ok: a bit per counter
+	 * read; cut_seq: flushes that took the cut. */
+	struct bpmc_reading cut[BPMC_MAX_EVENTS];
+	__u64 cut_seq;
+	__u32 cut_ok;
+	__u32 cut_pad;
 } __attribute__((aligned(64)));
 
 /*
@@ -236,7 +246,7 @@ BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
 /* running_task 8 @0, running_sum 8 @8, running_cset 8 @16, clock 8 @24,
  * clock_ok 4 @32, running_epoch 4 @36, last 8 x 24 = 192 @40, event
  * 8 x 8 = 64 @232: 296, padded to the 64-byte alignment: 320 */
-BPMC_ASSERT_SIZE(struct bpmc_cpu, 320, 64);
+BPMC_ASSERT_SIZE(struct bpmc_cpu, 512, 64);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, clock, 24);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, running_epoch, 36);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 40);

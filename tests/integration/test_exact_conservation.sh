@@ -37,4 +37,18 @@ kids=$(csv_awk -v cg="/bpmc-test-$$/churn" -v p="$churn" '$col("scope") == "proc
 	END { print length(n) }' "$TMP/out.csv")
 echo "  $kids short-lived children have process rows"
 [ "$kids" -gt 600 ] || fail "only $kids of ~1200 short-lived children were exported"
+
+# The system row is the flush's own reading, not a read(2) after it: with
+# a sleep between each CPU's flush and its read (a context switch there
+# every time, and the burner running meanwhile), every interval still
+# adds up. When the system row came from the read, each interval was off
+# by those switches and that sleep's cpu-clock.
+BPMC_TEST_FLUSH_GAP_US=3000 start_record "$TMP/gap.log" --mode exact --check=0.01 \
+	-e cpu-clock,context-switches -I 200 -d 3 -o "$TMP/gap.csv" || exit 1
+spawn_in "$CG" "$HELPERS/burner" 100 2
+wait "$SPAWNED"
+wait "$RECORD_PID"
+rc=$?
+grep "check:" "$TMP/gap.log" | sed 's/^/  a 3 ms gap after each flush: /'
+[ "$rc" -eq 0 ] || fail "a gap after the flush: record --check exited $rc: $(cat "$TMP/gap.log")"
 pass_or_fail

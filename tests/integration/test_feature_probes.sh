@@ -45,11 +45,11 @@ fallback() {
 	local name=$1 features=$2 warning=$3 n
 	shift 3
 	mk_cgroup CG "bpmc-test-$$/$name" || return 1
-	BPMC_TEST_PROBE_FAIL=$features start_record "$TMP/$name.log" -e cpu-clock -I 500 -d 4 \
+	BPMC_TEST_PROBE_FAIL=$features start_record "$TMP/$name.log" -e cpu-clock -I 500 -d 3 \
 		-o "$TMP/$name.csv" "$@" || { fail "$name: did not start"; return 1; }
 	local before=$(usage_usec "$CG")
 	lost_mark
-	spawn_in "$CG" "$HELPERS/burner" 50 3
+	spawn_in "$CG" "$HELPERS/burner" 50 2
 	wait "$SPAWNED"
 	local used=$((($(usage_usec "$CG") - before) * 1000))
 	wait "$RECORD_PID" || fail "$name: bpmc record exited $?: $(cat "$TMP/$name.log")"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 20 SIGKILLs at random moments of a rotating .csv.gz run, each followed
+# 15 SIGKILLs at random moments of a rotating .csv.gz run, each followed
 # by a restart that repairs what the killed run left. Every published
 # file must pass gzip -t, parse with a strict CSV reader and hold whole
 # intervals only; no partial file may remain; and every interval that had
@@ -14,7 +14,7 @@ ARGS=(-e cpu-clock -I $I --rotate 2s,8K -o "$OUT/k-%h-%Y%m%dT%H%M%SZ.csv.gz")
 now_ms() { date +%s%3N; }
 : >"$TMP/kills"
 
-for i in $(seq 20); do
+for i in $(seq 15); do
 	start_record "$TMP/log.$i" "${ARGS[@]}" || { fail "run $i did not start"; break; }
 	# From just after start (the first interval not yet ended) to
 	# several files in: kills land before, between and inside writes.
@@ -23,7 +23,7 @@ for i in $(seq 20); do
 	echo "$RECORD_PID $(now_ms)" >>"$TMP/kills"
 	wait "$RECORD_PID" 2>/dev/null
 done
-# The last restart repairs the 20th kill's partial, then stops cleanly.
+# The last restart repairs the last kill's partial, then stops cleanly.
 start_record "$TMP/log.final" "${ARGS[@]}" || fail "the last run did not start"
 sleep 0.5
 kill -TERM "$RECORD_PID"

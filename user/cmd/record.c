@@ -72,6 +72,9 @@ struct record {
 	bool span_unsure; /* a CPU left during the round */
 	const struct record_hooks *hooks; /* NULL: record itself */
 	struct record_status status;
+	/* Test-only: BPMC_TEST_FLUSH_GAP_US sleeps that long between each
+	 * CPU's flush and its read, where a switch is sure to come. */
+	long flush_gap_us;
 };
 
 static volatile sig_atomic_t stop_requested, rotate_requested;
@@ -207,9 +210,13 @@ static bool cpu_leaving(int cpu)
 
 /*
  * Ends the interval on every CPU: from the CPU itself, flush what BPF has
- * pending there and read its fds right away, so both see one instant
- * (nothing else runs there meanwhile). Where we may not run, the flush
- * goes by IPI instead.
+ * pending there and read its fds right away. In exact mode the readings
+ * are the flush's own, in the instant of its credits: a task that
+ * preempted bpmc between the flush and a read(2) would have its switches
+ * in the system row of this interval and in the rows of the next (one
+ * context switch, or a CFS slice of cpu-clock, in an interval; seen with
+ * the CPUs oversubscribed). Where we may not run, the flush goes by IPI
+ * instead, the cut with it.
  *
  * A CPU that went offline is neither flushed nor run on (both fail), but
  * its fds are read one last time: they froze as it left, and BPF
@@ -222,6 +229,7 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 			  bool *online)
 {
 	int nr = r->counters.nr_cpus;
+	struct flush_cut cut;
 	uint64_t now;
 	bool stopped;
 	cpu_set_t one;
@@ -244,6 +252,7 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 		if (!counters__has_cpu(&r->counters, cpu))
 			continue;
 		stopped = false;
+		cut.ok = 0; /* read(2) unless the flush took the cut */
 		if (online[cpu]) {
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
@@ -257,17 +266,19 @@ static int flush_all_cpus(struct record *r, struct counter_totals *t,
 				}
 				r->stays[cpu] = true;
 			}
-			err = collector__flush_cpu(r->collector, cpu);
+			err = collector__flush_cpu(r->collector, cpu, &cut);
 			if (err == -ENXIO) {
 				/* Offline since we read the list. */
 				online[cpu] = false;
 				err = 0;
 			}
+			if (r->flush_gap_us > 0)
+				usleep(r->flush_gap_us);
 		}
 read:
 		if (!err)
-			err = counters__read_cpu(&r->counters, cpu, t,
-						 &stopped);
+			err = counters__add_cpu(&r->counters, cpu, cut.reading,
+						cut.ok, t, &stopped);
 		r->gone[cpu] = !online[cpu] || stopped;
 		now = clock_ns(CLOCK_MONOTONIC);
 		/* A CPU that left stopped counting at an unknown moment
@@ -866,6 +877,8 @@ int record_run(struct record_env *env, const struct record_hooks *hooks)
 	r.check.tolerance_pct = r.env.tolerance_pct;
 	r.rows.scopes = record_outputs__row_scopes(&r.env);
 	r.rows.rollup_depth = r.env.rollup_depth;
+	if (getenv("BPMC_TEST_FLUSH_GAP_US"))
+		r.flush_gap_us = atol(getenv("BPMC_TEST_FLUSH_GAP_US"));
 	if (!record_has_capabilities(missing, sizeof(missing))) {
 		p_err("%s needs root, or %s (this process lacks them)",
 		      hooks ? hooks->command : "record", missing);

@@ -490,6 +490,13 @@ void counter_totals__reset(struct counter_totals *t)
 int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
 		       bool *stopped)
 {
+	return counters__add_cpu(c, cpu, NULL, 0, t, stopped);
+}
+
+int counters__add_cpu(struct counters *c, int cpu,
+		      const struct counter_reading *given, uint32_t mask,
+		      struct counter_totals *t, bool *stopped)
+{
 	uint64_t when = clock_ns(CLOCK_MONOTONIC);
 	uint64_t wall = when - c->since_ns[cpu];
 	struct counter_reading now, d;
@@ -502,7 +509,9 @@ int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
 		i = e * c->nr_cpus + cpu;
 		if (c->fd[i] < 0)
 			continue;
-		if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
+		if (given && (mask & 1u << e))
+			now = given[e];
+		else if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
 			return errno ? -errno : -EIO;
 		d = counter_delta(&now, &c->last[i]);
 		if (stopped && c->enabled && counter_stopped(d.enabled, wall))

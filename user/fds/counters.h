@@ -74,6 +74,14 @@ bool counters__has_cpu(const struct counters *c, int cpu);
  */
 int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
 		       bool *stopped);
+/*
+ * counters__read_cpu with the readings of the events in mask (a bit per
+ * event) in given[event], taken elsewhere at the instant wanted; the
+ * others are read.
+ */
+int counters__add_cpu(struct counters *c, int cpu,
+		      const struct counter_reading *given, uint32_t mask,
+		      struct counter_totals *t, bool *stopped);
 
 /*
  * Why perf_event_open(attr, cpu) of ev failed with errno err, in words:

@@ -592,14 +592,41 @@ static int take_drops(struct collector *c, struct interval_data *d)
 	return 0;
 }
 
-int collector__flush_cpu(struct collector *c, int cpu)
+/* cpu's state; false when it cannot be read. */
+static bool cpu_state(struct collector *c, int cpu, struct bpmc_cpu *st)
+{
+	__u32 key = cpu;
+
+	return !bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpus), &key, st);
+}
+
+int collector__flush_cpu(struct collector *c, int cpu, struct flush_cut *cut)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
 		    .cpu = cpu);
+	struct bpmc_cpu st;
+	__u64 seq = 0;
+	bool want = cut && c->skel->rodata->exact;
 
+	if (cut)
+		cut->ok = 0;
+	/* The cut is the flush's only if it counted this flush: one that
+	 * found the CPU without counters left the last one there. */
+	if (want && cpu_state(c, cpu, &st))
+		seq = st.cut_seq;
+	else
+		want = false;
 	if (bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.flush),
 				   &opts))
 		return -errno;
+	if (!want || !cpu_state(c, cpu, &st) || st.cut_seq == seq)
+		return 0;
+	for (int e = 0; e < BPMC_MAX_EVENTS; e++) {
+		cut->reading[e].value = st.cut[e].counter;
+		cut->reading[e].enabled = st.cut[e].enabled;
+		cut->reading[e].running = st.cut[e].running;
+	}
+	cut->ok = st.cut_ok;
 	return 0;
 }
 

@@ -141,13 +141,21 @@ void collector__detach_cpu(struct collector *c, const struct counters *counters,
 			   int cpu);
 int collector__attach_cpu(struct collector *c, const struct counters *counters,
 			  int cpu, struct error *err);
+/* Exact mode: each counter as the flush read it, in its own instant. */
+struct flush_cut {
+	struct counter_reading reading[BPMC_MAX_EVENTS];
+	uint32_t ok; /* a bit per counter read; 0 when none was */
+};
+
 /*
  * Ends the interval on one CPU: credits what is pending there (exact
  * mode) and flips the CPU's generation. Call it on every online CPU, each
  * time from that CPU so that reading its fds right after sees the same
- * instant, then take the retired generation. -ENXIO: cpu is offline.
+ * instant, then take the retired generation. cut (may be NULL) gets the
+ * readings the flush credited up to, which no switch can come between
+ * (a read(2) after it can be preempted). -ENXIO: cpu is offline.
  */
-int collector__flush_cpu(struct collector *c, int cpu);
+int collector__flush_cpu(struct collector *c, int cpu, struct flush_cut *cut);
 /* Moves the retired generation's contents into data, emptying it. */
 int collector__take_retired(struct collector *c, struct interval_data *data);
 /* Run time and runs of all our programs so far (BPF statistics). */
