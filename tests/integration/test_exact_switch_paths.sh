@@ -87,8 +87,12 @@ done
 # idle CPU's balancing) and, on a wakeup from idle, after the idle exit
 # (~10 us on a VM), which the scheduler's clock, not updated again then,
 # charges to the task woken, as cpu.stat does. Between two tasks that
-# hand the CPU to each other these even out (the ping-pong: 0.5 %);
-# where a task comes from and goes to idle, cpu.stat judges.
+# hand the CPU to each other these even out: the ping-pong's pair within
+# 0.5 %; how the pair splits moved by up to 1.2 % between the paths in
+# about one run in five here, before and after the shortcuts alike (with
+# the host stealing ~1 s of the run), so each side within 2 %, and each
+# against its cpu.stat below. Where a task comes from and goes to idle,
+# cpu.stat judges.
 same() {
 	[ "$1" = "$2" ] || within "$1" "$2" "$3"
 }
@@ -98,7 +102,7 @@ for cg in "$CG_BURN" "$CG_PA" "$CG_PB" "$CG_SLEEP" "$CG_TOUCH"; do
 		line="  ${cg#$CG2}: $ev:"
 		fast=$(csv_sum "$TMP/fast.csv" cgroup "$ev" cgroup_id "$id")
 		pct=0.2
-		[[ $ev == *clock ]] && pct=0.5
+		[[ $ev == *clock ]] && pct=2
 		for run in $RUNS; do
 			other=$(csv_sum "$TMP/$run.csv" cgroup "$ev" cgroup_id "$id")
 			line="$line $run $other"
@@ -107,6 +111,24 @@ for cg in "$CG_BURN" "$CG_PA" "$CG_PB" "$CG_SLEEP" "$CG_TOUCH"; do
 				fail "${cg#$CG2}: $ev: $fast with the shortcuts, $other in run $run (over $pct % apart)"
 		done
 		echo "$line"
+	done
+done
+# pair RUN EVENT: the ping-pong's two cgroups' EVENT together in RUN.
+pair() {
+	csv_awk -v a="$(cgroup_id "$CG_PA")" -v b="$(cgroup_id "$CG_PB")" -v event="$2" '
+		$col("scope") == "cgroup" && $col("event") == event &&
+		($col("cgroup_id") == a || $col("cgroup_id") == b) { s += $col("count") }
+		END { printf "%.0f\n", s }' "$TMP/$1.csv"
+}
+for ev in cpu-clock task-clock; do
+	declare -A sum=()
+	for run in $RUNS; do
+		sum[$run]=$(pair "$run" "$ev")
+	done
+	echo "  the ping-pong's pair: $ev: fast ${sum[fast]} read ${sum[read]} clock ${sum[clock]}"
+	for run in read clock; do
+		within "${sum[fast]}" "${sum[$run]}" 0.5 ||
+			fail "the ping-pong's pair: $ev: ${sum[fast]} with the shortcuts, ${sum[$run]} in run $run (over 0.5 % apart)"
 	done
 done
 check_usage "$TMP/fast.csv" "$CG_SLEEP" "$sleep_ns" 1
