@@ -17,8 +17,9 @@ now_ms() { date +%s%3N; }
 for i in $(seq 15); do
 	start_record "$TMP/log.$i" "${ARGS[@]}" || { fail "run $i did not start"; break; }
 	# From just after start (the first interval not yet ended) to
-	# several files in: kills land before, between and inside writes.
-	sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", 0.05 + (r % 2500) / 1000 }')"
+	# 1.8 s in, past the first rotation (8K: ~6 intervals here): kills
+	# land before, between and inside writes.
+	sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", 0.05 + (r % 1750) / 1000 }')"
 	kill -KILL "$RECORD_PID"
 	echo "$RECORD_PID $(now_ms)" >>"$TMP/kills"
 	wait "$RECORD_PID" 2>/dev/null
