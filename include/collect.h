@@ -245,12 +245,15 @@ BPMC_ASSERT_OFFSET(struct bpmc_slot, key, 288);
 BPMC_ASSERT_SIZE(struct bpmc_reading, 24, 8);
 /* running_task 8 @0, running_sum 8 @8, running_cset 8 @16, clock 8 @24,
  * clock_ok 4 @32, running_epoch 4 @36, last 8 x 24 = 192 @40, event
- * 8 x 8 = 64 @232: 296, padded to the 64-byte alignment: 320 */
+ * 8 x 8 = 64 @232, cut 8 x 24 = 192 @296, cut_seq 8 @488, cut_ok 4 @496,
+ * cut_pad 4 @500: 504, padded to the 64-byte alignment: 512 */
 BPMC_ASSERT_SIZE(struct bpmc_cpu, 512, 64);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, clock, 24);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, running_epoch, 36);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, last, 40);
 BPMC_ASSERT_OFFSET(struct bpmc_cpu, event, 232);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, cut, 296);
+BPMC_ASSERT_OFFSET(struct bpmc_cpu, cut_seq, 488);
 /* running_sum 8 @0, runtime_at_move 8 @8, old_cgroup 8 @16, cpu 4 @24,
  * pad 4 @28: 32 */
 BPMC_ASSERT_SIZE(struct bpmc_move, 32, 8);

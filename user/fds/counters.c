@@ -487,12 +487,6 @@ void counter_totals__reset(struct counter_totals *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
-		       bool *stopped)
-{
-	return counters__add_cpu(c, cpu, NULL, 0, t, stopped);
-}
-
 int counters__add_cpu(struct counters *c, int cpu,
 		      const struct counter_reading *given, uint32_t mask,
 		      struct counter_totals *t, bool *stopped)

@@ -66,18 +66,13 @@ void counter_totals__reset(struct counter_totals *t);
 /* True when some event is open on cpu. */
 bool counters__has_cpu(const struct counters *c, int cpu);
 /*
- * Reads cpu's fds and adds each event's change since the last read of
- * that CPU to t. *stopped (if not NULL) is set when an enabled counter's
+ * Adds each event's change on cpu since the last reading of that CPU to
+ * t: the reading given[event] for the events in mask (a bit per event),
+ * taken elsewhere at the instant wanted, and a read of the fd for the
+ * others. *stopped (if not NULL) is set when an enabled counter's
  * enabled time fell behind the clock (counter_stopped): its CPU went
  * offline since the last read, and may be back already, with fds that
  * will never count again.
- */
-int counters__read_cpu(struct counters *c, int cpu, struct counter_totals *t,
-		       bool *stopped);
-/*
- * counters__read_cpu with the readings of the events in mask (a bit per
- * event) in given[event], taken elsewhere at the instant wanted; the
- * others are read.
  */
 int counters__add_cpu(struct counters *c, int cpu,
 		      const struct counter_reading *given, uint32_t mask,
