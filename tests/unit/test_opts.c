@@ -8,7 +8,7 @@
 #include "cmd/opts.h"
 #include "test.h"
 
-enum { OPT_RATE = OPT_LONG_ONLY, OPT_CHECK };
+enum { OPT_RATE = OPT_LONG_ONLY, OPT_CHECK, OPT_BARE };
 
 static const struct cmd_option options[] = {
 	{ "interval", 'I', required_argument, "MS", "interval length" },
@@ -16,6 +16,7 @@ static const struct cmd_option options[] = {
 	{ "rate", OPT_RATE, required_argument, "HZ", "long only" },
 	{ "check", OPT_CHECK, optional_argument, "PCT", "optional value" },
 	{ "secret", 's', no_argument, NULL, NULL }, /* hidden: no help */
+	{ "bare", OPT_BARE, no_argument, NULL, NULL }, /* hidden too */
 	{ 0 },
 };
 
@@ -56,6 +57,8 @@ static int on_option(void *ctx, int key, const char *arg, struct error *err)
 	case OPT_CHECK:
 		s->check = arg ? arg : "default";
 		return 0;
+	case OPT_BARE: /* fails and says nothing: cmd_parse must say why */
+		return -ENOMEM;
 	}
 	return -EINVAL;
 }
@@ -127,6 +130,46 @@ static void test_refusals(void)
 	ASSERT_EQ(cmd_exit_status(-ECANCELED), 0, "help exits 0");
 }
 
+/*
+ * A callback that fails without a message still gets a refusal that
+ * says why: strerror of what it returned, never an empty line.
+ */
+static void test_empty_message(void)
+{
+	char *bare[] = { "demo", "--bare", NULL };
+	char *bad[] = { "demo", "-I", "0", NULL };
+	char got[512], want[256];
+	int op, saved, err;
+	struct seen s;
+	FILE *f;
+	size_t n;
+
+	for (int i = 0; i < 2; i++) {
+		f = tmpfile();
+		if (!ASSERT_TRUE(f != NULL, "tmpfile"))
+			return;
+		fflush(stderr);
+		saved = dup(STDERR_FILENO);
+		dup2(fileno(f), STDERR_FILENO);
+		err = parse(&s, &op, i ? 3 : 2, i ? bad : bare);
+		fflush(stderr);
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+		rewind(f);
+		n = fread(got, 1, sizeof(got) - 1, f);
+		got[n] = '\0';
+		fclose(f);
+		ASSERT_EQ(err, -EINVAL, "refused");
+		snprintf(want, sizeof(want),
+			 "bpmc: %s (see 'bpmc demo --help')\n",
+			 i ? "invalid interval '-I 0'" : strerror(ENOMEM));
+		if (!ASSERT_STREQ(got, want,
+				  i ? "the message when there is one" :
+				      "strerror when it is empty"))
+			printf("  got: %s", got);
+	}
+}
+
 /* The usage line names every option; --help has them all, and EXAMPLES. */
 static void test_usage(void)
 {
@@ -194,6 +237,7 @@ static const struct subtest tests[] = {
 	{ "parse", test_parse },
 	{ "optional_absent", test_optional_absent },
 	{ "refusals", test_refusals },
+	{ "empty_message", test_empty_message },
 	{ "usage", test_usage },
 	{ "list_options", test_list_options },
 	{ 0 },

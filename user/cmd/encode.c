@@ -181,17 +181,19 @@ int cmd_encode(int argc, char **argv)
 		return cmd_exit_status(err);
 	if (first == argc)
 		return cmd_refuse(&encode_spec, "no event name given");
-	if (events__new(&names, args.pmu, &error)) {
-		p_err("%s", error.msg);
+	err = events__new(&names, args.pmu, &error);
+	if (err) {
+		p_err("%s", error__why(&error, err));
 		return EXIT_USAGE;
 	}
 	/* Each argument is a list, as -e takes it: groups and all. */
 	for (int i = first; i < argc; i++) {
-		if (events__parse_list(names, argv[i], &list, &error)) {
+		err = events__parse_list(names, argv[i], &list, &error);
+		if (err) {
 			warning = events__take_warning(names, false);
 			if (warning)
 				p_warn("%s", warning);
-			p_err("%s", error.msg);
+			p_err("%s", error__why(&error, err));
 			bad = true;
 			continue;
 		}

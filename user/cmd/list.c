@@ -283,8 +283,9 @@ int cmd_list(int argc, char **argv)
 			"unexpected argument '%s': one PATTERN at most",
 			argv[first + 1]);
 	l.pattern = argv[first];
-	if (events__new(&l.names, l.pmu, &error)) {
-		p_err("%s", error.msg);
+	err = events__new(&l.names, l.pmu, &error);
+	if (err) {
+		p_err("%s", error__why(&error, err));
 		return EXIT_USAGE;
 	}
 	warning = events__take_warning(l.names, true);

@@ -170,7 +170,7 @@ int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	char shorts[3 * MAX_OPTIONS + 4] = ":";
 	size_t n = nr_options(spec), s = 1;
 	struct error err = {};
-	int opt;
+	int opt, ret;
 
 	if (n > MAX_OPTIONS)
 		return -E2BIG;
@@ -217,8 +217,10 @@ int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 				   argv[optind - 1]);
 			return -EINVAL;
 		}
-		if (fn(ctx, opt, optarg, &err)) {
-			cmd_refuse(spec, "%s", err.msg);
+		err.msg[0] = '\0';
+		ret = fn(ctx, opt, optarg, &err);
+		if (ret) {
+			cmd_refuse(spec, "%s", error__why(&err, ret));
 			return -EINVAL;
 		}
 	}

@@ -358,7 +358,7 @@ int privilege_drop_and_say(const struct privilege_target *t,
 	int err = privilege_drop(t, c, &kept, &error);
 
 	if (err) {
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return err;
 	}
 	privilege_caps_str(kept.caps, caps, sizeof(caps));

@@ -345,7 +345,7 @@ static void hotplug_bring_up(struct record *r, int cpu)
 		counters__close_cpu(&r->counters, cpu);
 		if (!r->retry[cpu])
 			p_warn("cpu%d came online, but it stays uncounted for now (retried every interval): %s",
-			       cpu, error.msg);
+			       cpu, error__why(&error, err));
 		r->retry[cpu] = true;
 		return;
 	}
@@ -578,14 +578,14 @@ static int identity_setup(struct record *r)
 	int err = cgroups__new(&r->cgroups, r->env.cgroup_v1, &error);
 
 	if (err) {
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return err;
 	}
 	r->rows.cgroups = r->cgroups;
 	err = kube__new(&r->kube, r->env.kube_pods_dir,
 			r->env.kube_containers_dir, &error);
 	if (err) {
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return err;
 	}
 	r->rows.kube = r->kube;
@@ -624,7 +624,7 @@ static int drop_unsupported(struct record *r, const struct counter_opts *copts)
 	}
 	err = counters__probe(&r->asked, copts, r->probe, &error);
 	if (err) {
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return err;
 	}
 	for (int e = 0; e < r->asked.nr; e++) {
@@ -763,7 +763,7 @@ static int record_setup(struct record *r)
 	/* Before anything is opened: never fail deep inside the run. */
 	err = collector__probe(bopts, &features, &error);
 	if (err) {
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return err;
 	}
 	for (int i = 0; i < features.nr_fallbacks; i++)
@@ -777,7 +777,7 @@ static int record_setup(struct record *r)
 	bopts->no_prealloc = features.no_prealloc;
 	err = record_check_max_keys(bopts, &error);
 	if (err) {
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return err;
 	}
 
@@ -787,7 +787,7 @@ static int record_setup(struct record *r)
 	if (!err)
 		err = collector__attach(r->collector, &r->counters, &error);
 	if (err) {
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return err;
 	}
 	for (int cpu = 0; cpu < r->counters.nr_cpus; cpu++)
@@ -813,9 +813,10 @@ static int choose_events(struct record *r)
 {
 	const char *list = r->env.events, *warning;
 	struct error error = {};
+	int err = events__new(&r->names, r->env.pmu, &error);
 
-	if (events__new(&r->names, r->env.pmu, &error)) {
-		p_err("%s", error.msg);
+	if (err) {
+		p_err("%s", error__why(&error, err));
 		return -EINVAL;
 	}
 	if (!list) {
@@ -826,11 +827,12 @@ static int choose_events(struct record *r)
 			p_info("no hardware PMU on this host (a VM?): recording cpu-clock instead of cycles,instructions");
 		}
 	}
-	if (events__parse_list(r->names, list, &r->asked, &error)) {
+	err = events__parse_list(r->names, list, &r->asked, &error);
+	if (err) {
 		warning = events__take_warning(r->names, false);
 		if (warning)
 			p_warn("%s", warning);
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return -EINVAL;
 	}
 	return 0;

@@ -452,13 +452,14 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 			   env->prom_scopes_given ? "--prom-scopes" :
 						    "--prom-expire");
 	else if (env->user &&
-		 privilege_prepare(env->user, env->output ? env->output : ".",
-				   &env->target, &error))
-		cmd_refuse(&record_spec, "%s", error.msg);
+		 (err = privilege_prepare(env->user,
+					  env->output ? env->output : ".",
+					  &env->target, &error)))
+		cmd_refuse(&record_spec, "%s", error__why(&error, err));
 	else if (env->user && env->textfile &&
-		 privilege_check_dir(&env->target, env->textfile, "--textfile",
-				     &error))
-		cmd_refuse(&record_spec, "%s", error.msg);
+		 (err = privilege_check_dir(&env->target, env->textfile,
+					    "--textfile", &error)))
+		cmd_refuse(&record_spec, "%s", error__why(&error, err));
 	else
 		return 0;
 	return -EINVAL;

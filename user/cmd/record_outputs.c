@@ -55,14 +55,17 @@ int record_outputs__open(struct record_outputs *o, const struct record_env *env,
 		.start_ns = clock_ns(CLOCK_REALTIME),
 	};
 	struct error err = {};
+	int ret;
 
 	o->listen_fd = -1;
 	o->rows = o->screen ? o->screen : &o->csv;
 	if (o->screen)
 		return 0;
 	o->csv.notice = on_notice;
-	if (csv_sink__new(&o->csv, &cfg))
-		return cmd_refuse(&record_spec, "%s", o->csv.error.msg);
+	ret = csv_sink__new(&o->csv, &cfg);
+	if (ret)
+		return cmd_refuse(&record_spec, "%s",
+				  error__why(&o->csv.error, ret));
 	if (csv_sink__is_stream(&o->csv) &&
 	    (env->rotate_s || env->rotate_bytes || env->keep ||
 	     env->max_disk)) {
@@ -72,12 +75,13 @@ int record_outputs__open(struct record_outputs *o, const struct record_env *env,
 			path);
 		goto refused;
 	}
-	if (env->textfile && textfile__check_dir(env->textfile, &err)) {
-		cmd_refuse(&record_spec, "%s", err.msg);
+	if (env->textfile && (ret = textfile__check_dir(env->textfile, &err))) {
+		cmd_refuse(&record_spec, "%s", error__why(&err, ret));
 		goto refused;
 	}
-	if (env->listen && prom_http__bind(env->listen, &o->listen_fd, &err)) {
-		cmd_refuse(&record_spec, "%s", err.msg);
+	if (env->listen &&
+	    (ret = prom_http__bind(env->listen, &o->listen_fd, &err))) {
+		cmd_refuse(&record_spec, "%s", error__why(&err, ret));
 		goto refused;
 	}
 	return 0;
@@ -134,13 +138,13 @@ int record_outputs__setup(struct record_outputs *o,
 	o->prom.notice = on_notice;
 	err = prom_sink__new(&o->prom, &cfg);
 	if (err) {
-		p_err("%s", o->prom.error.msg);
+		p_err("%s", error__why(&o->prom.error, err));
 		return err;
 	}
 	csv_drops(env, &outs[0]);
 	err = tee__new(&o->tee, outs, 2);
 	if (err) {
-		p_err("%s", o->tee.error.msg);
+		p_err("%s", error__why(&o->tee.error, err));
 		return err;
 	}
 	o->rows = &o->tee;
@@ -151,14 +155,15 @@ int record_outputs__serve(struct record_outputs *o)
 {
 	struct error err = {};
 	char at[128];
-	int fd = o->listen_fd;
+	int fd = o->listen_fd, ret;
 
 	if (fd < 0)
 		return 0;
 	prom_http__describe(fd, at, sizeof(at));
 	o->listen_fd = -1; /* the server's now, whatever happens */
-	if (prom_http__start(&o->http, fd, o->latest, &err)) {
-		p_err("%s", err.msg);
+	ret = prom_http__start(&o->http, fd, o->latest, &err);
+	if (ret) {
+		p_err("%s", error__why(&err, ret));
 		return -EIO;
 	}
 	p_info("serving metrics on http://%s/metrics", at);
@@ -173,6 +178,7 @@ uint64_t record_outputs__intervals_lost(const struct record_outputs *o)
 bool record_outputs__close(struct record_outputs *o)
 {
 	bool ok = true;
+	int err;
 
 	/* The server first: nothing may serve what is freed below. */
 	prom_http__stop(o->http);
@@ -182,14 +188,14 @@ bool record_outputs__close(struct record_outputs *o)
 	o->listen_fd = -1;
 	if (o->tee.priv)
 		o->tee.ops->close(&o->tee);
-	if (o->prom.priv && o->prom.ops->close(&o->prom)) {
-		p_err("%s", o->prom.error.msg);
+	if (o->prom.priv && (err = o->prom.ops->close(&o->prom))) {
+		p_err("%s", error__why(&o->prom.error, err));
 		ok = false;
 	}
 	prom_latest__free(o->latest);
 	o->latest = NULL;
-	if (o->csv.priv && o->csv.ops->close(&o->csv)) {
-		p_err("%s", o->csv.error.msg);
+	if (o->csv.priv && (err = o->csv.ops->close(&o->csv))) {
+		p_err("%s", error__why(&o->csv.error, err));
 		ok = false;
 	}
 	return ok;

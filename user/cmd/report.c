@@ -171,7 +171,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		char *copy = strdup(arg), *save = NULL;
 
 		if (!copy)
-			return -ENOMEM;
+			return error__set(err, ENOMEM,
+					  "out of memory for '--host %s'", arg);
 		for (char *w = strtok_r(copy, ",", &save); w;
 		     w = strtok_r(NULL, ",", &save)) {
 			if (o->nr_hosts ==
@@ -273,7 +274,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				"invalid '--sigma %s': a positive number", arg);
 		return 0;
 	}
-	return -EINVAL;
+	return error__set(err, EINVAL, "option %d of report has no handler",
+			  key);
 }
 
 /*
@@ -444,7 +446,7 @@ int cmd_report(int argc, char **argv)
 			ret = report__run(&after, &a.opts, argv + split + 1,
 					  argc - split - 1, &err);
 		if (ret) {
-			p_err("%s", err.msg);
+			p_err("%s", error__why(&err, ret));
 			status = 1;
 			goto cleanup;
 		}
@@ -473,7 +475,7 @@ int cmd_report(int argc, char **argv)
 	}
 	ret = report__run(&before, &a.opts, argv + first, nr, &err);
 	if (ret) {
-		p_err("%s", err.msg);
+		p_err("%s", error__why(&err, ret));
 		status = ret == -EINVAL ? EXIT_USAGE : 1;
 		goto cleanup;
 	}

@@ -109,7 +109,7 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				       arg) :
 			       0;
 	}
-	return -EINVAL;
+	return error__set(err, EINVAL, "option %d of stat has no handler", key);
 }
 
 static bool is_clock(const char *name)

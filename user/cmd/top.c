@@ -251,13 +251,15 @@ static int on_started(void *ctx)
 {
 	struct top_run *run = ctx;
 	struct error error = {};
+	int err;
 
 	if (!run->screen)
 		return 0;
 	hold_stderr(&run->held);
-	if (top__start_screen(run->top, &error)) {
+	err = top__start_screen(run->top, &error);
+	if (err) {
 		release_stderr(&run->held);
-		p_err("%s", error.msg);
+		p_err("%s", error__why(&error, err));
 		return -ENOTTY;
 	}
 	return 0;
@@ -368,8 +370,9 @@ int cmd_top(int argc, char **argv)
 		.batch = a.batch ? stdout : NULL,
 		.batch_width = batch_width(&a),
 	};
-	if (top__new(&run.top, &cfg, &error)) {
-		p_err("%s", error.msg);
+	err = top__new(&run.top, &cfg, &error);
+	if (err) {
+		p_err("%s", error__why(&error, err));
 		return 1;
 	}
 	run.screen = !a.batch;

@@ -31,3 +31,10 @@ void error__append(struct error *e, const char *fmt, ...)
 	vsnprintf(e->msg + n, sizeof(e->msg) - n, fmt, ap);
 	va_end(ap);
 }
+
+const char *error__why(const struct error *e, int err)
+{
+	if (e && e->msg[0])
+		return e->msg;
+	return err ? strerror(err < 0 ? -err : err) : "unknown error";
+}

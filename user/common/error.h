@@ -25,4 +25,11 @@ int error__set(struct error *e, int errnum, const char *fmt, ...)
 void error__append(struct error *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * What a command prints for a failure: the message, or strerror(-err)
+ * when the module that failed left it empty, so that no refusal is
+ * blank. err is -errno or errno.
+ */
+const char *error__why(const struct error *e, int err);
+
 #endif

@@ -370,7 +370,10 @@ static int encode_head(char *head, const char *input,
 	if (parse_numeric(head, &attr->type, &attr->config) ||
 	    perf_legacy__lookup(head, &attr->type, &attr->config))
 		return 0;
-	return -ENOENT;
+	return error__set(
+		err, ENOENT,
+		"event '%s' is none of perf's names (legacy, raw, TYPE:CONFIG, mem:)",
+		input);
 }
 
 /* The terms after a perf-style head, as perf takes them on any event. */
@@ -475,7 +478,10 @@ int perf_name__encode(const char *name, const char *group,
 
 	memset(info, 0, sizeof(*info));
 	if (strlen(name) >= sizeof(head))
-		return -ENOENT;
+		return error__set(
+			err, ENOENT,
+			"event '%.40s...' is longer than any of perf's names",
+			name);
 	if (perf_name__split_slashes(name, &head_len, &t, &terms_len, &mods)) {
 		snprintf(head, sizeof(head), "%.*s", (int)head_len, name);
 		snprintf(terms, sizeof(terms), "%.*s", (int)terms_len, t);

@@ -90,8 +90,8 @@ struct perf_event_info {
 /*
  * Encodes a perf-style name: legacy, raw, TYPE:CONFIG or breakpoint,
  * with optional /terms/ and modifiers, adding group's modifiers (may be
- * NULL). -ENOENT (err untouched) when name is none of these, so that
- * the caller tries libpfm and the kernel's PMUs.
+ * NULL). -ENOENT (err says so) when name is none of these, so that
+ * the caller tries libpfm and the kernel's PMUs, which set err anew.
  */
 int perf_name__encode(const char *name, const char *group,
 		      struct perf_event_attr *attr,

@@ -275,7 +275,9 @@ static int format_read(struct parse *p, const char *term, struct field *f)
 		return ret;
 	ret = read_file_str(path, f->spec, sizeof(f->spec));
 	if (ret == -ENOENT || ret == -ENOTDIR)
-		return -ENOENT;
+		return error__set(p->err, ENOENT,
+				  "PMU '%s' has no format term '%s' (%s: %s)",
+				  p->pmu, term, path, strerror(-ret));
 	if (ret) {
 		set_err(p, "invalid", "cannot read %s: %s", path,
 			strerror(-ret));

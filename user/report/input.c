@@ -240,7 +240,9 @@ static int plain_open(struct worker *w, struct report_file *f, int fd,
 		long h;
 
 		if (reserve(w, want))
-			return -ENOMEM;
+			return error__set(err, ENOMEM,
+					  "out of memory for %zu bytes of '%s'",
+					  want, f->path);
 		n = read_at(fd, w->buf, want, 0);
 		if (n < 0)
 			return read_error(err, f, n);
@@ -273,7 +275,9 @@ static int plain_sequential(struct worker *w, struct report_file *f, int fd,
 		size_t used;
 
 		if (reserve(w, carry + RANGE_BYTES))
-			return -ENOMEM;
+			return error__set(err, ENOMEM,
+					  "out of memory for %zu bytes of '%s'",
+					  carry + RANGE_BYTES, f->path);
 		n = read_at(fd, w->buf + carry, RANGE_BYTES, off);
 		if (n < 0)
 			return read_error(err, f, n);
@@ -304,7 +308,9 @@ static int plain_range(struct worker *w, const struct split *s, uint64_t a,
 		ssize_t n;
 
 		if (reserve(w, want))
-			return -ENOMEM;
+			return error__set(err, ENOMEM,
+					  "out of memory for %zu bytes of '%s'",
+					  want, f->path);
 		n = read_at(s->fd, w->buf, want, off);
 		if (n < 0)
 			return read_error(err, f, n);

@@ -50,7 +50,8 @@ int report_opts__parse_dims(struct report_opts *opts, const char *list,
 	int ret = 0;
 
 	if (!copy)
-		return -ENOMEM;
+		return error__set(err, ENOMEM,
+				  "out of memory for dimensions '%s'", list);
 	opts->nr_dims = 0;
 	for (w = strtok_r(copy, ",", &save); w;
 	     w = strtok_r(NULL, ",", &save)) {

@@ -77,7 +77,10 @@ static int write_grouped(const struct cgroup_sum *sums, size_t nr,
 	int err = 0;
 
 	if (!order)
-		return -ENOMEM;
+		return error__set(
+			&sink->error, ENOMEM,
+			"out of memory for the %s rows of %zu cgroups",
+			by == BY_POD ? "pod" : "container", nr);
 	for (i = 0; i < nr; i++) {
 		if (*group_key(&sums[i], by))
 			order[n++] = i;
@@ -132,7 +135,9 @@ static int write_rollup(const struct cgroup_sum *sums, size_t nr,
 	uint64_t id;
 
 	if (!in)
-		return -ENOMEM;
+		return error__set(&sink->error, ENOMEM,
+				  "out of memory for the rollup of %zu cgroups",
+				  nr);
 	/* The same paths twice: counts, then samples, in the same order. */
 	for (size_t i = 0; i < nr; i++) {
 		in[i].path = in[nr + i].path =

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,10 +164,15 @@ int symbols__resolve(struct symbols *s, const char *path, uint64_t file_offset,
 	if (ret)
 		return ret;
 	if (!table__vaddr(&f->table, file_offset, &vaddr))
-		return -ENOENT;
+		return error__set(err, ENOENT,
+				  "offset 0x%" PRIx64
+				  " of '%s' is in no loaded segment",
+				  file_offset, path);
 	fn = table__find(&f->table, vaddr);
 	if (!fn)
-		return -ENOENT;
+		return error__set(err, ENOENT,
+				  "no function of '%s' holds 0x%" PRIx64, path,
+				  vaddr);
 	snprintf(name, len, "%s", f->table.names + fn->name);
 	*sym_off = vaddr - fn->start;
 	return 0;

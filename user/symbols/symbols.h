@@ -23,9 +23,9 @@ void symbols__free(struct symbols *s);
  * Fills name (truncated to len) with the function of path that holds
  * file_offset and *sym_off with the offset into it. The file's table is
  * read once and read again when the file at path is another one (device,
- * inode or mtime changed). Returns -ENOENT, leaving err untouched, when
- * no function covers the offset; -errno with err naming the path when
- * the file cannot be opened (so a missing file is -ENOENT with err set)
+ * inode or mtime changed). Returns -ENOENT, err naming the path and the
+ * offset, when no function covers the offset; -errno with err naming the
+ * path when the file cannot be opened (a missing file is -ENOENT too)
  * or read as ELF.
  */
 int symbols__resolve(struct symbols *s, const char *path, uint64_t file_offset,
