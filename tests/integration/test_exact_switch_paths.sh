@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Exact mode's context-switch shortcuts (README, "Sampling or exact"):
+# Exact mode's context-switch shortcuts (docs/accuracy.md, "Sampling or exact"):
 # cpu-clock and task-clock credited from the run queue's clock,
 # page-faults and context-switches loaded from their perf_events. Three
 # recorders side by side over one workload: with every shortcut; without

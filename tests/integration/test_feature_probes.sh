@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Feature probes (README, "Kernels"): BPMC_TEST_PROBE_FAIL forces a probe
+# Feature probes (docs/kernels.md, "Feature probes"): BPMC_TEST_PROBE_FAIL forces a probe
 # to report its feature missing. A feature bpmc cannot do without is
 # refused before anything is opened: exit 2, one line naming the feature
 # and the first Linux that has it, no output file. A feature with a

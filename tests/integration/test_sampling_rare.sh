@@ -80,7 +80,7 @@ csv_awk '$col("event") ~ /^sampling_rel_err:/ { n++ } END { exit n > 0 }' "$TMP/
 rare_warnings "$TMP/e.log" | grep -q . && fail "exact mode warned about sampling"
 
 # 4. context-switches and cpu-migrations at a frequency: biased per key
-# whatever their samples (README, "Error per event"), so warned at start;
+# whatever their samples (docs/accuracy.md, "Error per event"), so warned at start;
 # not with a fixed period, nor in exact mode. WANT|ARGS.
 # The five runs at once: each only starts, says what it says, and ends.
 n=0

@@ -661,7 +661,7 @@ static void choose_mode(struct record *r)
 
 /*
  * Sampling mode: context-switches and cpu-migrations at a frequency are
- * biased per key, not noisy (README, "Error per event": a dense key's
+ * biased per key, not noisy (docs/accuracy.md, "Error per event": a dense key's
  * whole run 22-34 % low here), so no sample count can vouch for them.
  * Said once, at start: a fixed period (-c) or exact mode has no bias.
  */
@@ -675,7 +675,7 @@ static void warn_biased(const struct record *r)
 		     a->config != PERF_COUNT_SW_CPU_MIGRATIONS) ||
 		    (r->events.ev[e].own_period && !a->freq) || r->env.period)
 			continue;
-		p_warn("%s sampled at a frequency is biased per key (a dense key's whole run measured 22-43 %% low, README \"Error per event\"), whatever its samples; count it with --mode exact, or sample it with a fixed period (-c N, or %s:period=N)",
+		p_warn("%s sampled at a frequency is biased per key (a dense key's whole run measured 22-43 %% low, docs/accuracy.md \"Error per event\"), whatever its samples; count it with --mode exact, or sample it with a fixed period (-c N, or %s:period=N)",
 		       r->events.ev[e].name, r->events.ev[e].name);
 	}
 }

@@ -128,7 +128,7 @@ static const struct cmd_option record_options[] = {
 	  "writes (default 60); older ones are dropped, counted" },
 	{ "user", OPT_USER, required_argument, "NAME",
 	  "once set up as root, run as NAME, keeping no capability\n"
-	  "the kernel does not ask for (README: Capabilities)" },
+	  "the kernel does not ask for (docs/service.md: Capabilities)" },
 	{ "best-effort", OPT_BEST_EFFORT, no_argument, NULL,
 	  "drop, with a warning, the events this host cannot open\n"
 	  "and count the rest (default: refuse the run)" },
