@@ -267,8 +267,11 @@ int drain__write_rows(struct interval_data *d, const struct rows_opts *opts,
 	struct key_order *order = (struct key_order *)x.order;
 	int err = -ENOMEM;
 
-	if (!order || !x.cgroups)
+	if (!order || !x.cgroups) {
+		error__set(&sink->error, ENOMEM,
+			   "out of memory to sort the rows of %zu keys", n);
 		goto out;
+	}
 	memset(sums, 0, sizeof(*sums));
 	for (int e = 0; e < events->nr; e++)
 		x.running_pct[e] = running_pct(&totals->raw[e]);
