@@ -133,7 +133,8 @@ static inline int test_main(int argc, char **argv, const struct subtest *table)
 		if (test__skipped && !test__failed)
 			printf("skip %s: %s\n", t->name, test__skipped);
 		else
-			printf("%s %s\n", test__failed ? "FAIL" : "ok", t->name);
+			printf("%s %s\n", test__failed ? "FAIL" : "ok",
+			       t->name);
 		fflush(stdout);
 		any_failed |= test__failed;
 		ran = true;
