@@ -182,7 +182,7 @@ endif
 # Keep every intermediate (objects, the skeleton): nothing is rebuilt twice.
 .SECONDARY:
 .SECONDEXPANSION:
-.PHONY: all deps run test bench soak format clean test-bins install uninstall \
+.PHONY: all deps run test check bench soak format clean test-bins install uninstall \
 	fuzz fuzz-bins FORCE
 
 all: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc
@@ -327,6 +327,18 @@ test: deps
 	$(Q)BPMC_BIN=$(abspath $(BPMC_BIN)) BPMC_BUILD=$(abspath $(OUTPUT)) \
 		SANITIZE=$(SANITIZE) $(if $(filter 1,$(SANITIZE)),BPMC_FUZZ_SKIP="$(FUZZ_SKIP_SAN)") \
 		tests/run
+
+# make check: the fast path for a one-line change, as any user, without
+# deps (apt): the build, the unit tests, the static integration tests
+# (`# bpmc-test: static`: the layout and the man pages) and each fuzz
+# target over its corpus once (where libFuzzer is, else skipped), in
+# parallel unless -j says otherwise. CONTRIBUTING.md has its times.
+check:
+	$(Q)fuzz=; if tests/fuzz/run --can-build $(CLANG); then fuzz=fuzz-bins; fi; \
+		$(MAKE) -s --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) \
+		all $(UNIT_BINS) $$fuzz
+	$(Q)BPMC_BIN=$(abspath $(BPMC_BIN)) BPMC_BUILD=$(abspath $(OUTPUT)) \
+		SANITIZE=$(SANITIZE) tests/run --unit --fuzz-replay
 
 # The fuzz targets carry ASan and UBSan themselves and run in the plain
 # suite: the sanitized suite does not run them a second time.

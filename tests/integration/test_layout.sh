@@ -3,6 +3,7 @@
 # folder of user/ includes only the stages below it (and the ground
 # floor), includes name their folder, rows/ reaches sinks only through
 # sink.h, and nothing under cmd/ prints (modules fill a struct error).
+# bpmc-test: static
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT/user" || exit 1
 

@@ -4,7 +4,8 @@
 # the fixture Intel sysfs tree, then perf's all-aliases loop over that
 # tree, then the same grammar against this kernel: a tracepoint's id from
 # the real tracefs and its count against the syscalls the workload makes,
-# a breakpoint and the software events opened for real.
+# and the software events opened for real. A breakpoint counted for real
+# is test_breakpoint's (the machine may not deliver one).
 . "$(dirname "$0")/lib.sh"
 
 FIX=$ROOT/tests/fixtures
@@ -165,14 +166,6 @@ pf=$(sed -n 's/^  page-faults:u: count=\([0-9]*\).*/\1/p' <<<"$out")
 echo "  page-faults:u counted $pf over the workload's 64 fresh pages"
 [ -n "$pf" ] && [ "$pf" -ge 64 ] || fail "page-faults:u counted '$pf', want >= 64"
 grep -q '^  clk: count=[1-9]' <<<"$out" || fail "name=clk did not name the counter: $out"
-
-# A write breakpoint on a helper's global (at one address under
-# setarch -R) counts its writes from user space exactly.
-addr=$(setarch -R "$HELPERS/bpwrite" --addr)
-out=$("$BPMC" stat -x, -e "mem:$addr:w/name=target/" -- setarch -R "$HELPERS/bpwrite" 1000 2>&1)
-user=$(awk -F, '$1 ~ /^mem:/ { print $2 }' <<<"$out")
-echo "  mem:$addr:w over bpwrite's 1000 writes: user $user"
-[ "$user" = 1000 ] || fail "the write breakpoint counted '$user' user writes, want 1000: $out"
 
 # name= names the rows, whatever bytes it holds.
 "$BPMC" record -e "cpu-clock/name='clk,\"x'/" -d 1 -o "$TMP/n.csv" 2>"$TMP/err" ||

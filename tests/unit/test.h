@@ -14,6 +14,10 @@
  *	int main(int argc, char **argv) { return test_main(argc, argv, tests); }
  *
  * "test_x -t NAME" runs only the subtest NAME.
+ *
+ * A subtest whose subject this machine or user cannot provide (root, a
+ * cgroup2 mount, BPF maps) says so with TEST_SKIP("why") and returns:
+ * it ends as "skip NAME: why", which tests/run counts as skipped.
  */
 #ifndef BPMC_TEST_H
 #define BPMC_TEST_H
@@ -28,6 +32,9 @@ struct subtest {
 };
 
 static bool test__failed; /* the running subtest has failed */
+static const char *test__skipped; /* why the running subtest skipped */
+
+#define TEST_SKIP(why) (test__skipped = (why))
 
 #define TEST__FAIL(name, fmt, ...)                                             \
 	do {                                                                   \
@@ -121,8 +128,13 @@ static inline int test_main(int argc, char **argv, const struct subtest *table)
 		if (only && strcmp(only, t->name))
 			continue;
 		test__failed = false;
+		test__skipped = NULL;
 		t->fn();
-		printf("%s %s\n", test__failed ? "FAIL" : "ok", t->name);
+		if (test__skipped && !test__failed)
+			printf("skip %s: %s\n", t->name, test__skipped);
+		else
+			printf("%s %s\n", test__failed ? "FAIL" : "ok",
+			       t->name);
 		fflush(stdout);
 		any_failed |= test__failed;
 		ran = true;

@@ -209,8 +209,12 @@ static char cg2[1024], parent[64];
 
 static bool have_cgroup2(void)
 {
-	if (geteuid() || cgroups__find_mount(NULL, cg2, sizeof(cg2))) {
-		printf("  (skipped: needs root and a cgroup2 mount)\n");
+	if (geteuid()) {
+		TEST_SKIP("needs root, to make cgroups");
+		return false;
+	}
+	if (cgroups__find_mount(NULL, cg2, sizeof(cg2))) {
+		TEST_SKIP("no cgroup2 mount");
 		return false;
 	}
 	snprintf(parent, sizeof(parent), "/bpmc-unit-%d", getpid());

@@ -185,7 +185,8 @@ static void test_probe(void)
 	if (!ASSERT_OK(counters__probe(&list, &opts, out, &err), err.msg))
 		return;
 	if (!out[0].ok && strstr(out[0].reason, "not permitted")) {
-		printf("  (not root: perf_event_open is refused; skipped)\n");
+		TEST_SKIP(
+			"perf_event_open is refused: needs root, or perf_event_paranoid < 2");
 		return;
 	}
 	ASSERT_TRUE(out[0].ok, out[0].reason);
