@@ -65,22 +65,6 @@ static unsigned scope_bit(const char *scope)
 	return 0;
 }
 
-static void say(struct prom_sink *p, bool warning, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(struct prom_sink *p, bool warning, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (!p->sink->notice)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	p->sink->notice(p->sink->notice_ctx, warning, msg);
-}
-
 static void put_label(struct strbuf *b, const char *name, const char *value)
 {
 	strbuf__putc(b, ',');
@@ -245,13 +229,14 @@ static void write_textfile(struct prom_sink *p, struct prom_snapshot *snap)
 	if (textfile__write(p->cfg.textfile_dir, PROM_TEXTFILE_NAME, text, len,
 			    &err)) {
 		if (!p->textfile_failing)
-			say(p, true, "%s; retried every interval", err.msg);
+			sink__notice(p->sink, true,
+				     "%s; retried every interval", err.msg);
 		p->textfile_failing = true;
 		return;
 	}
 	if (p->textfile_failing)
-		say(p, true, "writing '%s/%s' again", p->cfg.textfile_dir,
-		    PROM_TEXTFILE_NAME);
+		sink__notice(p->sink, true, "writing '%s/%s' again",
+			     p->cfg.textfile_dir, PROM_TEXTFILE_NAME);
 	p->textfile_failing = false;
 }
 

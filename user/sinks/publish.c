@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common/grow.h"
 #include "common/util.h"
 #include "sinks/publish.h"
 
@@ -356,20 +357,6 @@ bool publisher__rotation_due(const struct publisher *p, uint64_t start_ns)
 	return p->o.rotate_bytes && p->size >= p->o.rotate_bytes;
 }
 
-static int zbuf_reserve(struct publisher *p, size_t need)
-{
-	char *b;
-
-	if (need <= p->zcap)
-		return 0;
-	b = realloc(p->zbuf, need);
-	if (!b)
-		return -ENOMEM;
-	p->zbuf = b;
-	p->zcap = need;
-	return 0;
-}
-
 /*
  * The stream's next bytes for data, flushed to a byte boundary
  * (Z_SYNC_FLUSH) so that a reader of a cut file still gets every whole
@@ -382,7 +369,7 @@ static int gzip_deflate(struct publisher *p, const char *data, size_t len,
 	size_t used = 0;
 	int ret;
 
-	if (zbuf_reserve(p, deflateBound(&p->z, len) + 64))
+	if (GROW(p->zbuf, p->zcap, deflateBound(&p->z, len) + 64, 0))
 		return -ENOMEM;
 	p->z.next_in = (Bytef *)data;
 	p->z.avail_in = len;
@@ -395,7 +382,7 @@ static int gzip_deflate(struct publisher *p, const char *data, size_t len,
 			break;
 		if (ret != Z_OK && ret != Z_BUF_ERROR)
 			return -EIO;
-		if (zbuf_reserve(p, p->zcap * 2))
+		if (GROW(p->zbuf, p->zcap, p->zcap + 1, 0))
 			return -ENOMEM;
 	}
 	*out = p->zbuf;

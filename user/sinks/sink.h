@@ -86,4 +86,8 @@ struct sink {
 	void *notice_ctx;
 };
 
+/* One line of news (printf's format) to s->notice, if it has one. */
+void sink__notice(struct sink *s, bool warning, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

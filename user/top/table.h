@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hash_index.h"
 #include "sinks/sink.h"
 
 #define TOP_MAX_EVENTS 8
@@ -35,10 +36,9 @@ struct top_entry {
 };
 
 struct top_table {
-	struct top_entry *entries;
+	struct top_entry *entries; /* in the order first seen */
 	size_t nr, cap;
-	size_t *slots; /* open addressing: index + 1, 0 empty */
-	size_t nr_slots;
+	struct hash_index index; /* key -> entries[] */
 	double seconds; /* the interval's length */
 	uint64_t end_realtime_ns;
 	/* Per event of -e: the system row's count and running_pct. */
