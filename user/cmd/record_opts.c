@@ -393,7 +393,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		return 0;
 	case OPT_PROM_SCOPES:
 		env->prom_scopes_given = true;
-		if (prom_scopes_parse(arg, &env->prom_scopes, bad, sizeof(bad)))
+		if (scope_list_parse(arg, SCOPES_ALL, &env->prom_scopes, bad,
+				     sizeof(bad)))
 			return error__set(
 				err, EINVAL,
 				"invalid scope '%s' in --prom-scopes: want system, cgroup, container, pod, process or thread",

@@ -4,15 +4,22 @@
 
 #include "sinks/sink.h"
 
-void sink__notice(struct sink *s, bool warning, const char *fmt, ...)
+void notice__vsay(void (*notice)(void *ctx, bool warning, const char *msg),
+		  void *ctx, bool warning, const char *fmt, va_list ap)
 {
 	char msg[1024];
+
+	if (!notice)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	notice(ctx, warning, msg);
+}
+
+void sink__notice(struct sink *s, bool warning, const char *fmt, ...)
+{
 	va_list ap;
 
-	if (!s->notice)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	notice__vsay(s->notice, s->notice_ctx, warning, fmt, ap);
 	va_end(ap);
-	s->notice(s->notice_ctx, warning, msg);
 }
