@@ -48,6 +48,10 @@ struct cmd_option {
 #define CMD_OPTION_PMU(key)                         \
 	{ "pmu", (key), required_argument, "TABLE", \
 	  "force libpfm's core PMU table" }
+#define CMD_OPTION_BEST_EFFORT(key)                               \
+	{ "best-effort", (key), no_argument, NULL,                 \
+	  "leave out, with a warning, the events this host cannot\n" \
+	  "open and count the rest (default: refuse the run)" }
 #define CMD_OPTION_VERBOSE \
 	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" }
 /* clang-format on */

@@ -6,26 +6,30 @@
 
 #include "common/escape.h"
 #include "common/grow.h"
+#include "common/scope.h"
 #include "common/strbuf.h"
 #include "top/table.h"
 
-static const char *const scope_names[TOP_NR_SCOPES] = {
-	[TOP_CONTAINER] = "container", [TOP_POD] = "pod",
-	[TOP_CGROUP] = "cgroup",       [TOP_PROCESS] = "process",
-	[TOP_THREAD] = "thread",
+/* Each grouping's scope: the words are common/scope.h's. */
+static const unsigned scope_bits[TOP_NR_SCOPES] = {
+	[TOP_CONTAINER] = SCOPE_CONTAINER, [TOP_POD] = SCOPE_POD,
+	[TOP_CGROUP] = SCOPE_CGROUP,	   [TOP_PROCESS] = SCOPE_PROCESS,
+	[TOP_THREAD] = SCOPE_THREAD,
 };
 
 int top_scope_of(const char *scope)
 {
-	for (int s = 0; s < TOP_NR_SCOPES; s++)
-		if (!strcmp(scope, scope_names[s]))
+	unsigned bit = scope_of(scope);
+
+	for (int s = 0; bit && s < TOP_NR_SCOPES; s++)
+		if (scope_bits[s] == bit)
 			return s;
 	return -1;
 }
 
 const char *top_scope_name(enum top_scope s)
 {
-	return scope_names[s];
+	return scope_name(scope_bits[s]);
 }
 
 static const char *or_empty(const char *s)

@@ -17,6 +17,8 @@
 
 #define TOP_MAX_EVENTS 8
 
+/* The groupings, in the order g cycles through them: each a scope of
+ * common/scope.h (top_scope_name()). */
 enum top_scope {
 	TOP_CONTAINER,
 	TOP_POD,
