@@ -119,6 +119,7 @@ STAGE_rows_cost := rows
 STAGE_pmc_cost := pmc
 STAGE_prom_cost := sinks
 STAGE_report_gen := sinks
+STAGE_agg_table_cost := report
 # The inflaters the report could read .gz with: zlib and ISA-L (sinks'
 # own), and libdeflate where libdeflate-dev is installed.
 STAGE_inflate_cost := sinks
