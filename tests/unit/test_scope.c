@@ -75,8 +75,8 @@ static void test_scopes_empty(void)
 /* Every word of the scope column back and forth; others are no scope. */
 static void test_scope_words(void)
 {
-	static const char *const words[] = { "cgroup", "process", "thread",
-					     "container", "pod", "system" };
+	static const char *const words[] = { "cgroup",	  "process", "thread",
+					     "container", "pod",     "system" };
 	unsigned all = 0;
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
