@@ -62,15 +62,8 @@ static struct space *space_new(struct profile *p, int32_t pid)
 	struct space *last = space_find(p, pid), *s;
 	uint32_t image = last ? last->image + 1 : 0;
 
-	if (p->nr_spaces == p->cap_spaces) {
-		size_t cap = p->cap_spaces ? 2 * p->cap_spaces : 8;
-		struct space *grown = realloc(p->spaces, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		p->spaces = grown;
-		p->cap_spaces = cap;
-	}
+	if (GROW(p->spaces, p->cap_spaces, p->nr_spaces + 1, 8))
+		return NULL;
 	s = &p->spaces[p->nr_spaces++];
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
@@ -90,15 +83,8 @@ static int space_add(struct space *s, uint64_t start, uint64_t len,
 {
 	struct mapping *m;
 
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct mapping *grown = realloc(s->map, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		s->map = grown;
-		s->cap = cap;
-	}
+	if (GROW(s->map, s->cap, s->nr + 1, 16))
+		return -ENOMEM;
 	m = &s->map[s->nr];
 	m->path = strdup(path);
 	if (!m->path)
