@@ -83,6 +83,7 @@ stage_ldlibs = $(sort $(foreach s,$(DEPS_$(1)),$(EXTLIBS_$(s))))
 # Each unit test and bench links the stage it exercises, nothing more.
 STAGE_test_util := common
 STAGE_test_strbuf := common
+STAGE_test_hash_index := common
 STAGE_test_events := names
 STAGE_test_pmu_table := names
 STAGE_test_kernel_pmu := names
@@ -118,6 +119,7 @@ STAGE_rows_cost := rows
 STAGE_pmc_cost := pmc
 STAGE_prom_cost := sinks
 STAGE_report_gen := sinks
+STAGE_agg_table_cost := report
 # The inflaters the report could read .gz with: zlib and ISA-L (sinks'
 # own), and libdeflate where libdeflate-dev is installed.
 STAGE_inflate_cost := sinks

@@ -11,13 +11,13 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 
-# The help's cost: N x (460 + 160 x EVENTS) bytes for a power of two,
+# The help's cost: N x (476 + 160 x EVENTS) bytes for a power of two,
 # of which 32 + 32 x EVENTS are user space's copy of an interval, 44 its
 # keeping of the store's entries (maps/entries.h), 48 the rows stage's
 # sort, and 3 x 8 the allocator's nodes of hashes that are not
 # preallocated.
 help=$("$BPMC" record --help 2>&1 | tr -s ' \n' ' ')
-[[ $help == *"N x (460 + 160 x EVENTS) bytes"* ]] || fail "the help does not state the cost of --max-keys: $help"
+[[ $help == *"N x (476 + 160 x EVENTS) bytes"* ]] || fail "the help does not state the cost of --max-keys: $help"
 
 # hashes PID KEYS: "FLAGS MEMLOCK" of each BPF hash the process holds,
 # then "array MEMLOCK" of each mapped (BPF_F_MMAPABLE) array of KEYS
@@ -38,7 +38,7 @@ start_record "$TMP/log.64k" -e cpu-clock --max-keys 65536 -d 2 -o "$TMP/64k.csv"
 hashes "$RECORD_PID" 65536 >"$TMP/maps.64k"
 wait "$RECORD_PID" || fail "bpmc --max-keys 65536 exited $?: $(cat "$TMP/log.64k")"
 read -r flags memlock < <(awk '$1 != "array" { f = f $1 } { m += $2 } END { print f, m }' "$TMP/maps.64k")
-want=$((65536 * (460 + 160 - (32 + 32) - 44 - 48 - 3 * 8)))
+want=$((65536 * (476 + 160 - (32 + 32) - 60 - 48 - 3 * 8)))
 echo "  --max-keys 65536: 3 hashes and 2 arrays, hash flags $flags, memlock $memlock bytes; the help says $want"
 [ "$(grep -vc array "$TMP/maps.64k")" = 3 ] && [ "$(grep -c array "$TMP/maps.64k")" = 2 ] ||
 	fail "want 3 hashes and 2 mapped arrays, found: $(cat "$TMP/maps.64k")"
@@ -61,7 +61,7 @@ wait "$SPAWNED"
 used=$((($(usage_usec "$CG") - before) * 1000))
 wait "$RECORD_PID" || fail "bpmc --max-keys 4194304 exited $?: $(cat "$TMP/log.4m")"
 read -r flags memlock < <(awk '$1 != "array" { f = f $1; m += $2 } END { print f, m }' "$TMP/maps.4m")
-echo "  --max-keys 4194304: hash flags $flags, their memlock $memlock bytes (full: $((4194304 * (460 + 160))) with the arrays and user space's); recording after $(((t1 - t0) / 1000000)) ms"
+echo "  --max-keys 4194304: hash flags $flags, their memlock $memlock bytes (full: $((4194304 * (476 + 160))) with the arrays and user space's); recording after $(((t1 - t0) / 1000000)) ms"
 [ "$flags" = 0x10x10x1 ] || fail "4194304 keys are preallocated: flags $flags"
 [ "$memlock" -le $((3 * 4194304 * 17)) ] || fail "4194304 keys take $memlock bytes of hashes before any key came"
 check_usage "$TMP/4m.csv" "$CG" "$used" 5
@@ -89,7 +89,7 @@ rc=$?
 sed 's/^/  /' "$TMP/log.4m-in"
 [ "$rc" = 2 ] || fail "--max-keys 4194304 in 256 MiB exited $rc, want 2"
 [ "$(wc -l <"$TMP/log.4m-in")" = 1 ] || fail "want one line on stderr"
-grep -q "'--max-keys 4194304' needs up to $((4194304 * (460 + 160))) bytes" "$TMP/log.4m-in" ||
+grep -q "'--max-keys 4194304' needs up to $((4194304 * (476 + 160))) bytes" "$TMP/log.4m-in" ||
 	fail "the refusal does not give the help's cost"
 grep -q "memory.* leaves [0-9]*: want --max-keys [0-9]* or less" "$TMP/log.4m-in" ||
 	fail "the refusal does not name the memory limit and what fits"

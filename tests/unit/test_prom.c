@@ -91,16 +91,19 @@ static void test_scopes_parse(void)
 	unsigned m = 0;
 	char bad[32];
 
-	ASSERT_OK(prom_scopes_parse("system,cgroup,container,pod", &m, bad,
-				    sizeof(bad)),
+	ASSERT_OK(scope_list_parse("system,cgroup,container,pod", SCOPES_ALL,
+				   &m, bad, sizeof(bad)),
 		  "default");
 	ASSERT_EQ(m, PROM_SCOPES_DEFAULT, "default mask");
-	ASSERT_OK(prom_scopes_parse("thread", &m, bad, sizeof(bad)), "one");
-	ASSERT_EQ(m, PROM_THREAD, "thread");
-	ASSERT_ERR(prom_scopes_parse("cgroup,nope", &m, bad, sizeof(bad)),
+	ASSERT_OK(scope_list_parse("thread", SCOPES_ALL, &m, bad, sizeof(bad)),
+		  "one");
+	ASSERT_EQ(m, SCOPE_THREAD, "thread");
+	ASSERT_ERR(scope_list_parse("cgroup,nope", SCOPES_ALL, &m, bad,
+				    sizeof(bad)),
 		   "unknown");
 	ASSERT_STREQ(bad, "nope", "culprit");
-	ASSERT_ERR(prom_scopes_parse(",", &m, bad, sizeof(bad)), "none");
+	ASSERT_ERR(scope_list_parse(",", SCOPES_ALL, &m, bad, sizeof(bad)),
+		   "none");
 }
 
 /* A prom sink over a latest snapshot holder, two events. */
@@ -274,7 +277,7 @@ static void test_labels(void)
 	};
 	char *t;
 
-	if (!fixture_new(&f, PROM_SCOPES_DEFAULT | PROM_THREAD, 0))
+	if (!fixture_new(&f, PROM_SCOPES_DEFAULT | SCOPE_THREAD, 0))
 		return;
 	interval(&f, rows, 5);
 	t = text_of(&f);

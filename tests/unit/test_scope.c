@@ -72,7 +72,27 @@ static void test_scopes_empty(void)
 	ASSERT_EQ(mask, 0x55, "mask untouched on error");
 }
 
+/* Every word of the scope column back and forth; others are no scope. */
+static void test_scope_words(void)
+{
+	static const char *const words[] = { "cgroup",	  "process", "thread",
+					     "container", "pod",     "system" };
+	unsigned all = 0;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		unsigned bit = scope_of(words[i]);
+
+		ASSERT_TRUE(bit && !(bit & (bit - 1)), "one bit");
+		ASSERT_STREQ(scope_name(bit), words[i], "its word");
+		all |= bit;
+	}
+	ASSERT_EQ(all, SCOPES_ALL, "six scopes");
+	ASSERT_EQ(scope_of("self"), 0, "self is none");
+	ASSERT_EQ(scope_of("meta"), 0, "meta is none");
+}
+
 static const struct subtest tests[] = {
+	{ "scope_words", test_scope_words },
 	{ "scopes_ok", test_scopes_ok },
 	{ "scopes_bad_name", test_scopes_bad_name },
 	{ "scopes_bad_truncated", test_scopes_bad_truncated },

@@ -42,12 +42,16 @@ struct cmd_option {
 	{ "max-keys", (key), required_argument, "N",               \
 	  "distinct keys the maps hold (default 16384): those\n"   \
 	  "that carry on, and those new in an interval; full,\n"   \
-	  "they take up to N x (460 + 160 x EVENTS) bytes for N\n" \
-	  "a power of two: 9.7 MiB at the default with one\n"      \
+	  "they take up to N x (476 + 160 x EVENTS) bytes for N\n" \
+	  "a power of two: 9.9 MiB at the default with one\n"      \
 	  "event; refused beyond what memory allows" }
 #define CMD_OPTION_PMU(key)                         \
 	{ "pmu", (key), required_argument, "TABLE", \
 	  "force libpfm's core PMU table" }
+#define CMD_OPTION_BEST_EFFORT(key)                               \
+	{ "best-effort", (key), no_argument, NULL,                 \
+	  "leave out, with a warning, the events this host cannot\n" \
+	  "open and count the rest (default: refuse the run)" }
 #define CMD_OPTION_VERBOSE \
 	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" }
 /* clang-format on */

@@ -129,9 +129,7 @@ static const struct cmd_option record_options[] = {
 	{ "user", OPT_USER, required_argument, "NAME",
 	  "once set up as root, run as NAME, keeping no capability\n"
 	  "the kernel does not ask for (docs/service.md: Capabilities)" },
-	{ "best-effort", OPT_BEST_EFFORT, no_argument, NULL,
-	  "drop, with a warning, the events this host cannot open\n"
-	  "and count the rest (default: refuse the run)" },
+	CMD_OPTION_BEST_EFFORT(OPT_BEST_EFFORT),
 	{ "kube-pods-dir", OPT_KUBE_PODS_DIR, required_argument, "DIR",
 	  "the kubelet's pod logs, for namespace and pod names\n"
 	  "(default /var/log/pods)" },
@@ -393,7 +391,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		return 0;
 	case OPT_PROM_SCOPES:
 		env->prom_scopes_given = true;
-		if (prom_scopes_parse(arg, &env->prom_scopes, bad, sizeof(bad)))
+		if (scope_list_parse(arg, SCOPES_ALL, &env->prom_scopes, bad,
+				     sizeof(bad)))
 			return error__set(
 				err, EINVAL,
 				"invalid scope '%s' in --prom-scopes: want system, cgroup, container, pod, process or thread",

@@ -30,14 +30,10 @@ unsigned record_outputs__row_scopes(const struct record_env *env)
 
 	if (!prom_wanted(env))
 		return s;
-	if (p & PROM_CGROUP)
-		s |= SCOPE_CGROUP;
-	if (p & (PROM_CONTAINER | PROM_POD))
+	s |= p & (SCOPE_CGROUP | SCOPE_PROCESS | SCOPE_THREAD);
+	/* Pod rows come with container rows. */
+	if (p & (SCOPE_CONTAINER | SCOPE_POD))
 		s |= SCOPE_CONTAINER;
-	if (p & PROM_PROCESS)
-		s |= SCOPE_PROCESS;
-	if (p & PROM_THREAD)
-		s |= SCOPE_THREAD;
 	return s;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/stat.h"
+#include "common/grow.h"
 #include "common/util.h"
 #include "pmc.h"
 #include "symbols/symbols.h"
@@ -33,15 +34,8 @@ static int flat_add(struct flat *f, const char *name, const char *object,
 			f->fn[i].samples += samples;
 			return 0;
 		}
-	if (f->nr == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 64;
-		struct function *grown = realloc(f->fn, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		f->fn = grown;
-		f->cap = cap;
-	}
+	if (GROW(f->fn, f->cap, f->nr + 1, 64))
+		return -ENOMEM;
 	snprintf(f->fn[f->nr].name, sizeof(f->fn[0].name), "%s", name);
 	snprintf(f->fn[f->nr].object, sizeof(f->fn[0].object), "%s", object);
 	f->fn[f->nr++].samples = samples;

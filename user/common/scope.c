@@ -10,13 +10,13 @@ static const struct {
 	const char *name;
 	unsigned mask;
 } scope_names[] = {
-	{ "cgroup", SCOPE_CGROUP },
-	{ "process", SCOPE_PROCESS },
-	{ "thread", SCOPE_THREAD },
-	{ "container", SCOPE_CONTAINER },
+	{ "cgroup", SCOPE_CGROUP }, { "process", SCOPE_PROCESS },
+	{ "thread", SCOPE_THREAD }, { "container", SCOPE_CONTAINER },
+	{ "pod", SCOPE_POD },	    { "system", SCOPE_SYSTEM },
 };
 
-int scopes_parse(const char *list, unsigned *mask, char *bad, size_t badlen)
+int scope_list_parse(const char *list, unsigned allowed, unsigned *mask,
+		     char *bad, size_t badlen)
 {
 	char copy[256], *tok, *save;
 	unsigned m = 0, found;
@@ -24,11 +24,7 @@ int scopes_parse(const char *list, unsigned *mask, char *bad, size_t badlen)
 	snprintf(copy, sizeof(copy), "%s", list);
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		found = 0;
-		for (size_t i = 0; i < ARRAY_SIZE(scope_names); i++) {
-			if (!strcmp(tok, scope_names[i].name))
-				found = scope_names[i].mask;
-		}
+		found = scope_of(tok) & allowed;
 		if (!found) {
 			snprintf(bad, badlen, "%s", tok);
 			return -EINVAL;
@@ -43,6 +39,11 @@ int scopes_parse(const char *list, unsigned *mask, char *bad, size_t badlen)
 	return 0;
 }
 
+int scopes_parse(const char *list, unsigned *mask, char *bad, size_t badlen)
+{
+	return scope_list_parse(list, SCOPES_BY, mask, bad, badlen);
+}
+
 const char *scope_name(unsigned scope)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(scope_names); i++) {
@@ -50,4 +51,13 @@ const char *scope_name(unsigned scope)
 			return scope_names[i].name;
 	}
 	return "?";
+}
+
+unsigned scope_of(const char *word)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(scope_names); i++) {
+		if (!strcmp(word, scope_names[i].name))
+			return scope_names[i].mask;
+	}
+	return 0;
 }

@@ -11,6 +11,8 @@
 
 #include "identity/cgroups.h"
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hash_index.h"
 #include "common/util.h"
 
 /*
@@ -20,7 +22,7 @@
  * keeps its first path until it is forgotten.
  */
 struct cgroup_entry {
-	uint64_t id; /* 0: empty bucket */
+	uint64_t id;
 	uint64_t used; /* the interval of the last look-up (or of learning) */
 	struct cgroup_info *info;
 };
@@ -36,8 +38,9 @@ struct cgroups {
 	char mount[4096];
 	size_t mount_len;
 	uint32_t hierarchy_id; /* 0: cgroup v2 */
-	struct cgroup_entry *tab;
+	struct cgroup_entry *tab; /* in the order learnt */
 	size_t cap, nr;
+	struct hash_index index; /* id -> tab[] */
 	bool scanned_this_interval;
 	uint64_t scans;
 	uint64_t interval; /* cgroups__new_interval() calls so far */
@@ -145,50 +148,29 @@ int cgroups__v1_controller(const char *controller, int *ssid,
 	return err;
 }
 
-static size_t bucket(uint64_t id, size_t cap)
+static uint64_t id_hash(uint64_t id)
 {
-	return (id * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1);
+	return hash_bytes(&id, sizeof(id));
 }
 
-static int cache_grow(struct cgroups *cg)
+/* The entry of id, or NULL with p where it would go. */
+static struct cgroup_entry *cache_probe(const struct cgroups *cg, uint64_t id,
+					struct hash_probe *p)
 {
-	struct cgroup_entry *old = cg->tab;
-	size_t old_cap = cg->cap;
+	uint32_t i;
 
-	cg->cap = old_cap ? old_cap * 2 : 1024;
-	cg->tab = calloc(cg->cap, sizeof(*cg->tab));
-	if (!cg->tab) {
-		cg->tab = old;
-		cg->cap = old_cap;
-		return -ENOMEM;
-	}
-	cg->nr = 0;
-	for (size_t i = 0; i < old_cap; i++) {
-		size_t b = bucket(old[i].id, cg->cap);
-
-		if (!old[i].id)
-			continue;
-		while (cg->tab[b].id)
-			b = (b + 1) & (cg->cap - 1);
-		cg->tab[b] = old[i];
-		cg->nr++;
-	}
-	free(old);
-	return 0;
+	*p = hash_index__probe(&cg->index, id_hash(id));
+	while ((i = hash_index__next(&cg->index, p)) != HASH_INDEX_END)
+		if (cg->tab[i].id == id)
+			return &cg->tab[i];
+	return NULL;
 }
 
 static struct cgroup_entry *cache_find(const struct cgroups *cg, uint64_t id)
 {
-	size_t b;
+	struct hash_probe p;
 
-	if (!cg->cap)
-		return NULL;
-	for (b = bucket(id, cg->cap); cg->tab[b].id;
-	     b = (b + 1) & (cg->cap - 1)) {
-		if (cg->tab[b].id == id)
-			return &cg->tab[b];
-	}
-	return NULL;
+	return cache_probe(cg, id, &p);
 }
 
 /*
@@ -219,29 +201,28 @@ static char *display_path(const char *path)
 
 static int cache_put(struct cgroups *cg, uint64_t id, const char *path)
 {
-	size_t b;
+	struct cgroup_entry *e;
+	struct hash_probe p;
 	char *copy;
 
-	if (!path || cache_find(cg, id))
+	if (!path || cache_probe(cg, id, &p))
 		return 0;
-	if ((cg->nr + 1) * 2 > cg->cap && cache_grow(cg))
+	if (hash_index__make_room(&cg->index, &p) ||
+	    GROW(cg->tab, cg->cap, cg->nr + 1, 1024))
 		return -ENOMEM;
 	copy = display_path(path);
 	if (!copy)
 		return -ENOMEM;
-	for (b = bucket(id, cg->cap); cg->tab[b].id;
-	     b = (b + 1) & (cg->cap - 1))
-		;
-	cg->tab[b].info = calloc(1, sizeof(*cg->tab[b].info));
-	if (!cg->tab[b].info) {
+	e = &cg->tab[cg->nr];
+	*e = (struct cgroup_entry){ .id = id, .used = cg->interval };
+	e->info = calloc(1, sizeof(*e->info));
+	if (!e->info) {
 		free(copy);
 		return -ENOMEM;
 	}
-	cg->tab[b].id = id;
-	cg->tab[b].used = cg->interval;
-	cg->tab[b].info->path = copy;
-	container_parse(copy, &cg->tab[b].info->ref);
-	cg->nr++;
+	e->info->path = copy;
+	container_parse(copy, &e->info->ref);
+	hash_index__add(&cg->index, &p, cg->nr++);
 	cg->added++;
 	if (cg->nr > cg->peak)
 		cg->peak = cg->nr;
@@ -677,56 +658,50 @@ static bool entry_recent(const struct cgroups *cg, const struct cgroup_entry *e)
 
 size_t cgroups__sweep(struct cgroups *cg)
 {
-	struct cgroup_entry *old = cg->tab, *tab;
-	size_t old_cap = cg->cap, gone = 0, cap = 1024, b;
+	struct hash_index index = {};
+	size_t gone = 0, kept = 0;
 	bool *drop;
 
 	cg->added = 0;
 	cg->kept = cg->nr;
 	if (!cg->nr)
 		return 0;
-	drop = calloc(old_cap, sizeof(*drop));
+	drop = calloc(cg->nr, sizeof(*drop));
 	if (!drop)
 		return 0;
-	for (size_t i = 0; i < old_cap; i++) {
-		if (old[i].id && !entry_recent(cg, &old[i]) &&
-		    entry_gone(cg, &old[i])) {
+	for (size_t i = 0; i < cg->nr; i++) {
+		if (!entry_recent(cg, &cg->tab[i]) &&
+		    entry_gone(cg, &cg->tab[i])) {
 			drop[i] = true;
 			gone++;
 		}
 	}
 	/*
-	 * Rehash the survivors into a table sized for them (linear probing
-	 * cannot just empty a bucket), so that the table shrinks back too.
-	 * Out of memory: forget nothing this time.
+	 * The survivors close ranks, in a new index sized for them (at most
+	 * a quarter full), so that it shrinks back too. Out of memory:
+	 * forget nothing this time.
 	 */
-	while (cap < (cg->nr - gone) * 4)
-		cap *= 2;
-	if (cap > old_cap)
-		cap = old_cap;
-	tab = gone ? calloc(cap, sizeof(*tab)) : NULL;
-	if (!tab) {
+	if (!gone || hash_index__reserve(&index, (cg->nr - gone) * 2)) {
 		free(drop);
 		return 0;
 	}
-	cg->nr = 0;
-	for (size_t i = 0; i < old_cap; i++) {
-		if (!old[i].id)
-			continue;
+	for (size_t i = 0; i < cg->nr; i++) {
+		struct hash_probe p;
+
 		if (drop[i]) {
-			entry_free(&old[i]);
+			entry_free(&cg->tab[i]);
 			continue;
 		}
-		for (b = bucket(old[i].id, cap); tab[b].id;
-		     b = (b + 1) & (cap - 1))
+		cg->tab[kept] = cg->tab[i];
+		p = hash_index__probe(&index, id_hash(cg->tab[kept].id));
+		while (hash_index__next(&index, &p) != HASH_INDEX_END)
 			;
-		tab[b] = old[i];
-		cg->nr++;
+		hash_index__add(&index, &p, kept++);
 	}
 	free(drop);
-	free(old);
-	cg->tab = tab;
-	cg->cap = cap;
+	hash_index__free(&cg->index);
+	cg->index = index;
+	cg->nr = kept;
 	cg->kept = cg->nr;
 	cg->forgotten += gone;
 	return gone;
@@ -746,11 +721,9 @@ void cgroups__free(struct cgroups *cg)
 {
 	if (!cg)
 		return;
-	for (size_t i = 0; i < cg->cap; i++) {
-		if (cg->tab[i].info)
-			free(cg->tab[i].info->path);
-		free(cg->tab[i].info);
-	}
+	for (size_t i = 0; i < cg->nr; i++)
+		entry_free(&cg->tab[i]);
 	free(cg->tab);
+	hash_index__free(&cg->index);
 	free(cg);
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "identity/kube.h"
 
 #define ID_LEN 64 /* runtime container ids: 64 lower-case hex */
@@ -155,15 +156,8 @@ static int add_pod(struct kube *k, const char *dir, size_t len)
 	if (!first || first == dir || last - 1 <= first + 1 ||
 	    last == dir + len)
 		return 0;
-	if (k->nr_pods == k->cap_pods) {
-		size_t cap = k->cap_pods ? 2 * k->cap_pods : 64;
-		void *np = realloc(k->pods, cap * sizeof(*k->pods));
-
-		if (!np)
-			return -ENOMEM;
-		k->pods = np;
-		k->cap_pods = cap;
-	}
+	if (GROW(k->pods, k->cap_pods, k->nr_pods + 1, 64))
+		return -ENOMEM;
 	normalise_uid(last, dir + len - last, uid, sizeof(uid));
 	p = &k->pods[k->nr_pods];
 	p->uid = strdup(uid);
@@ -185,15 +179,8 @@ static int add_ctr(struct kube *k, const char *id, const char *name,
 {
 	struct ctr_entry *c;
 
-	if (k->nr_ctrs == k->cap_ctrs) {
-		size_t cap = k->cap_ctrs ? 2 * k->cap_ctrs : 64;
-		void *nc = realloc(k->ctrs, cap * sizeof(*k->ctrs));
-
-		if (!nc)
-			return -ENOMEM;
-		k->ctrs = nc;
-		k->cap_ctrs = cap;
-	}
+	if (GROW(k->ctrs, k->cap_ctrs, k->nr_ctrs + 1, 64))
+		return -ENOMEM;
 	c = &k->ctrs[k->nr_ctrs];
 	memcpy(c->id, id, ID_LEN);
 	c->id[ID_LEN] = '\0';

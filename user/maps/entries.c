@@ -5,6 +5,7 @@
 
 #include <bpf/bpf.h>
 
+#include "common/hash_index.h"
 #include "maps/collector.h"
 #include "maps/entries.h"
 
@@ -33,24 +34,17 @@ struct entries {
 	struct entry_info *info; /* [high_water] */
 	uint32_t high_water, info_cap;
 	uint32_t *free_list, nr_free;
-	/* key -> entry + 1, open addressing with linear probing */
-	uint32_t *table, table_mask, nr_keyed;
+	/* key -> entry, of the keys in key_entry */
+	struct hash_index index;
 	/* what the next batch update or delete sends */
 	struct bpmc_key *batch_keys;
 	uint32_t *batch_values;
 	size_t batch_cap;
 };
 
-/* splitmix64's finaliser over the key's two words. */
-static uint32_t key_hash(const struct bpmc_key *k)
+static uint64_t key_hash(const struct bpmc_key *k)
 {
-	uint64_t h = k->cgroup_id * 0x9e3779b97f4a7c15ull ^
-		     (((uint64_t)k->tgid << 32) | k->tid);
-
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 29;
-	return (uint32_t)h;
+	return hash_bytes(k, sizeof(*k));
 }
 
 static bool key_equal(const struct bpmc_key *a, const struct bpmc_key *b)
@@ -59,53 +53,17 @@ static bool key_equal(const struct bpmc_key *a, const struct bpmc_key *b)
 	       a->tid == b->tid;
 }
 
-/* The table slot holding k, or the empty slot where it would go. */
-static uint32_t table_find(const struct entries *e, const struct bpmc_key *k)
+/* The entry of k, or HASH_INDEX_END with p where it would go. */
+static uint32_t index_find(const struct entries *e, const struct bpmc_key *k,
+			   struct hash_probe *p)
 {
-	uint32_t i = key_hash(k) & e->table_mask;
+	uint32_t idx;
 
-	while (e->table[i] && !key_equal(&e->info[e->table[i] - 1].key, k))
-		i = (i + 1) & e->table_mask;
-	return i;
-}
-
-static int table_grow(struct entries *e)
-{
-	uint32_t *old = e->table, old_size = old ? e->table_mask + 1 : 0;
-	uint32_t size = old_size ? old_size * 2 : 1024;
-
-	e->table = calloc(size, sizeof(*e->table));
-	if (!e->table) {
-		e->table = old;
-		return -ENOMEM;
-	}
-	e->table_mask = size - 1;
-	for (uint32_t i = 0; i < old_size; i++)
-		if (old[i])
-			e->table[table_find(e, &e->info[old[i] - 1].key)] =
-				old[i];
-	free(old);
-	return 0;
-}
-
-/* Backward-shift deletion: no tombstones, so probes stay short. */
-static void table_remove(struct entries *e, uint32_t i)
-{
-	uint32_t j = i, home;
-
-	e->table[i] = 0;
-	for (;;) {
-		j = (j + 1) & e->table_mask;
-		if (!e->table[j])
-			return;
-		home = key_hash(&e->info[e->table[j] - 1].key) & e->table_mask;
-		/* Moves back unless its home lies cyclically in (i, j]. */
-		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
-			continue;
-		e->table[i] = e->table[j];
-		e->table[j] = 0;
-		i = j;
-	}
+	*p = hash_index__probe(&e->index, key_hash(k));
+	while ((idx = hash_index__next(&e->index, p)) != HASH_INDEX_END)
+		if (key_equal(&e->info[idx].key, k))
+			return idx;
+	return HASH_INDEX_END;
 }
 
 int entries__new(struct entries **out, uint32_t capacity, size_t value_size,
@@ -122,7 +80,7 @@ int entries__new(struct entries **out, uint32_t capacity, size_t value_size,
 		e->gen[g] = gen[g];
 	e->key_entry_fd = key_entry_fd;
 	e->batch = batch;
-	if (table_grow(e)) {
+	if (hash_index__reserve(&e->index, 1)) {
 		free(e);
 		return -ENOMEM;
 	}
@@ -136,7 +94,7 @@ void entries__free(struct entries *e)
 		return;
 	free(e->info);
 	free(e->free_list);
-	free(e->table);
+	hash_index__free(&e->index);
 	free(e->batch_keys);
 	free(e->batch_values);
 	free(e);
@@ -144,7 +102,7 @@ void entries__free(struct entries *e)
 
 uint32_t entries__used(const struct entries *e)
 {
-	return e->nr_keyed;
+	return e->index.nr;
 }
 
 uint32_t entries__high_water(const struct entries *e)
@@ -240,8 +198,8 @@ int entries__take(struct entries *e, uint32_t g, struct interval_data *d)
 		if (info->state == ENTRY_KEYED &&
 		    e->interval - info->last_touch >= ENTRIES_IDLE_INTERVALS) {
 			e->batch_keys[nr_evict++] = info->key;
-			table_remove(e, table_find(e, &info->key));
-			e->nr_keyed--;
+			hash_index__remove(&e->index, key_hash(&info->key),
+					   idx);
 			info->state = ENTRY_GRACE;
 			info->last_touch = e->interval;
 		} else if (info->state == ENTRY_GRACE &&
@@ -311,34 +269,31 @@ static uint32_t insert_keys(struct entries *e, uint32_t n)
 
 int entries__assign(struct entries *e, const struct bpmc_key *keys, size_t nr)
 {
-	uint32_t n = 0, done, idx, slot;
+	uint32_t n = 0, done, idx;
+	struct hash_probe p;
 	int err = batch_reserve(e, nr);
 
 	for (size_t i = 0; i < nr && !err; i++) {
-		if ((e->nr_keyed + n + 1) * 2 > e->table_mask + 1) {
-			err = table_grow(e);
-			if (err)
-				break;
-		}
-		slot = table_find(e, &keys[i]);
-		if (e->table[slot])
+		if (index_find(e, &keys[i], &p) != HASH_INDEX_END)
 			continue; /* keyed already, or twice in keys */
+		err = hash_index__make_room(&e->index, &p);
+		if (err)
+			break;
 		if (entry_alloc(e, &idx))
 			break; /* full: the key stays in the hashes */
 		e->info[idx].key = keys[i];
 		e->info[idx].state = ENTRY_KEYED;
 		e->info[idx].last_touch = e->interval;
-		e->table[slot] = idx + 1;
+		hash_index__add(&e->index, &p, idx);
 		e->batch_keys[n] = keys[i];
 		e->batch_values[n] = idx;
 		n++;
 	}
 	done = insert_keys(e, n);
-	e->nr_keyed += done;
-	/* What did not go in goes back, its key out of the table. */
+	/* What did not go in goes back, its key out of the index. */
 	for (uint32_t i = done; i < n; i++) {
 		idx = e->batch_values[i];
-		table_remove(e, table_find(e, &e->info[idx].key));
+		hash_index__remove(&e->index, key_hash(&e->info[idx].key), idx);
 		free_entry(e, idx);
 	}
 	return err;

@@ -21,9 +21,9 @@
 #define ENTRIES_IDLE_INTERVALS 2
 
 /* What the keeping of one entry costs at most: its key, interval and
- * state (24), its place on the free list (4), and the table's 4 bytes at
- * a load of a quarter at worst (16). */
-#define ENTRIES_BYTES_PER_KEY 44
+ * state (24), its place on the free list (4), and the index's 8 bytes
+ * at a load of a quarter at worst (32). */
+#define ENTRIES_BYTES_PER_KEY 60
 
 struct interval_data;
 struct entries;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+#include "common/hash_index.h"
 #include "pmc/profile.h"
 
 struct mapping {
@@ -21,17 +23,22 @@ struct space {
 	size_t nr, cap;
 };
 
-struct bucket {
+/* Where a sample was: a pc in one program of one process. */
+struct pc_key {
 	uint64_t pc;
-	uint64_t count;
 	int32_t pid;
 	uint32_t image;
-	int used;
+};
+
+struct bucket {
+	struct pc_key key;
+	uint64_t count;
 };
 
 struct profile {
-	struct bucket *hist;
-	size_t hist_cap, hist_used; /* open addressing, cap a power of 2 */
+	struct bucket *hist; /* in the order first sampled */
+	size_t hist_cap, hist_used;
+	struct hash_index hist_index;
 	struct space *spaces;
 	size_t nr_spaces, cap_spaces;
 	uint64_t samples, lost;
@@ -55,15 +62,8 @@ static struct space *space_new(struct profile *p, int32_t pid)
 	struct space *last = space_find(p, pid), *s;
 	uint32_t image = last ? last->image + 1 : 0;
 
-	if (p->nr_spaces == p->cap_spaces) {
-		size_t cap = p->cap_spaces ? 2 * p->cap_spaces : 8;
-		struct space *grown = realloc(p->spaces, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		p->spaces = grown;
-		p->cap_spaces = cap;
-	}
+	if (GROW(p->spaces, p->cap_spaces, p->nr_spaces + 1, 8))
+		return NULL;
 	s = &p->spaces[p->nr_spaces++];
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
@@ -83,15 +83,8 @@ static int space_add(struct space *s, uint64_t start, uint64_t len,
 {
 	struct mapping *m;
 
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct mapping *grown = realloc(s->map, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		s->map = grown;
-		s->cap = cap;
-	}
+	if (GROW(s->map, s->cap, s->nr + 1, 16))
+		return -ENOMEM;
 	m = &s->map[s->nr];
 	m->path = strdup(path);
 	if (!m->path)
@@ -135,12 +128,6 @@ int profile__new(struct profile **out, int32_t self)
 
 	if (!p)
 		return -ENOMEM;
-	p->hist_cap = 1024;
-	p->hist = calloc(p->hist_cap, sizeof(*p->hist));
-	if (!p->hist) {
-		free(p);
-		return -ENOMEM;
-	}
 	read_own_maps(p, self);
 	*out = p;
 	return 0;
@@ -156,63 +143,34 @@ void profile__free(struct profile *p)
 	}
 	free(p->spaces);
 	free(p->hist);
+	hash_index__free(&p->hist_index);
 	free(p);
-}
-
-static size_t hash_pc(int32_t pid, uint32_t image, uint64_t pc, size_t cap)
-{
-	uint64_t h = (pc ^ ((uint64_t)pid << 40) ^ ((uint64_t)image << 32)) *
-		     0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 20) & (cap - 1);
-}
-
-static int hist_grow(struct profile *p)
-{
-	size_t cap = 2 * p->hist_cap;
-	struct bucket *grown = calloc(cap, sizeof(*grown));
-
-	if (!grown)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->hist_cap; i++) {
-		const struct bucket *b = &p->hist[i];
-		size_t j;
-
-		if (!b->used)
-			continue;
-		for (j = hash_pc(b->pid, b->image, b->pc, cap); grown[j].used;
-		     j = (j + 1) & (cap - 1))
-			;
-		grown[j] = *b;
-	}
-	free(p->hist);
-	p->hist = grown;
-	p->hist_cap = cap;
-	return 0;
 }
 
 static void hist_add(struct profile *p, int32_t pid, uint64_t pc)
 {
 	const struct space *s = space_find(p, pid);
-	uint32_t image = s ? s->image : 0;
-	size_t j;
+	const struct pc_key k = { .pc = pc,
+				  .pid = pid,
+				  .image = s ? s->image : 0 };
+	struct hash_probe probe =
+		hash_index__probe(&p->hist_index, hash_bytes(&k, sizeof(k)));
+	uint32_t i;
 
-	if (2 * (p->hist_used + 1) > p->hist_cap && hist_grow(p)) {
-		p->lost++; /* no memory: counted, not hidden */
-		return;
-	}
-	for (j = hash_pc(pid, image, pc, p->hist_cap); p->hist[j].used;
-	     j = (j + 1) & (p->hist_cap - 1))
-		if (p->hist[j].pid == pid && p->hist[j].pc == pc &&
-		    p->hist[j].image == image)
+	while ((i = hash_index__next(&p->hist_index, &probe)) != HASH_INDEX_END)
+		if (!memcmp(&p->hist[i].key, &k, sizeof(k)))
 			break;
-	if (!p->hist[j].used) {
-		p->hist[j] = (struct bucket){
-			.pc = pc, .pid = pid, .image = image, .used = 1
-		};
-		p->hist_used++;
+	if (i == HASH_INDEX_END) {
+		if (hash_index__make_room(&p->hist_index, &probe) ||
+		    GROW(p->hist, p->hist_cap, p->hist_used + 1, 1024)) {
+			p->lost++; /* no memory: counted, not hidden */
+			return;
+		}
+		i = p->hist_used++;
+		p->hist[i] = (struct bucket){ .key = k };
+		hash_index__add(&p->hist_index, &probe, i);
 	}
-	p->hist[j].count++;
+	p->hist[i].count++;
 	p->samples++;
 }
 
@@ -290,6 +248,8 @@ static int by_count(const void *a, const void *b)
 		return x->count < y->count ? 1 : -1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
 	return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
@@ -306,14 +266,13 @@ int profile__entries(const struct profile *p,
 	all = malloc((p->hist_used ? p->hist_used : 1) * sizeof(*all));
 	if (!all)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->hist_cap; i++)
-		if (p->hist[i].used)
-			all[n++] = (struct pmc_linux_profile_entry){
-				.pc = p->hist[i].pc,
-				.count = p->hist[i].count,
-				.pid = p->hist[i].pid,
-				.image = p->hist[i].image,
-			};
+	for (size_t i = 0; i < p->hist_used; i++)
+		all[n++] = (struct pmc_linux_profile_entry){
+			.pc = p->hist[i].key.pc,
+			.count = p->hist[i].count,
+			.pid = p->hist[i].key.pid,
+			.image = p->hist[i].key.image,
+		};
 	qsort(all, n, sizeof(*all), by_count);
 	memcpy(out, all, (n < max ? n : max) * sizeof(*all));
 	free(all);

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/util.h"
 #include "fds/counters.h"
 #include "names/pfm.h"
@@ -309,16 +310,9 @@ static void batch_add(void *arg, const struct perf_event_header *h)
 		b->bytes = grown;
 		b->cap = cap;
 	}
-	if (b->nr == b->cap_at) {
-		size_t cap = b->cap_at ? 2 * b->cap_at : 256;
-		size_t *grown = realloc(b->at, cap * sizeof(*grown));
-
-		if (!grown) {
-			b->short_of_memory = true;
-			return;
-		}
-		b->at = grown;
-		b->cap_at = cap;
+	if (GROW(b->at, b->cap_at, b->nr + 1, 256)) {
+		b->short_of_memory = true;
+		return;
 	}
 	memcpy(b->bytes + b->used, h, h->size);
 	b->at[b->nr++] = b->used;

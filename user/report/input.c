@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "report/input.h"
 
 /* What one thread scans at a time: big enough that the queue is cheap. */
@@ -187,20 +188,6 @@ static int fail(struct reader *r, int err, const struct error *e)
 	return err;
 }
 
-static int reserve(struct worker *w, size_t len)
-{
-	char *b;
-
-	if (len <= w->cap)
-		return 0;
-	b = realloc(w->buf, len);
-	if (!b)
-		return -ENOMEM;
-	w->buf = b;
-	w->cap = len;
-	return 0;
-}
-
 /* Reads at most len bytes at off; the bytes read, or -errno. */
 static ssize_t read_at(int fd, char *buf, size_t len, uint64_t off)
 {
@@ -239,7 +226,7 @@ static int plain_open(struct worker *w, struct report_file *f, int fd,
 		ssize_t n;
 		long h;
 
-		if (reserve(w, want))
+		if (GROW(w->buf, w->cap, want, 0))
 			return error__set(err, ENOMEM,
 					  "out of memory for %zu bytes of '%s'",
 					  want, f->path);
@@ -274,7 +261,7 @@ static int plain_sequential(struct worker *w, struct report_file *f, int fd,
 		ssize_t n;
 		size_t used;
 
-		if (reserve(w, carry + RANGE_BYTES))
+		if (GROW(w->buf, w->cap, carry + RANGE_BYTES, 0))
 			return error__set(err, ENOMEM,
 					  "out of memory for %zu bytes of '%s'",
 					  carry + RANGE_BYTES, f->path);
@@ -307,7 +294,7 @@ static int plain_range(struct worker *w, const struct split *s, uint64_t a,
 	for (;;) {
 		ssize_t n;
 
-		if (reserve(w, want))
+		if (GROW(w->buf, w->cap, want, 0))
 			return error__set(err, ENOMEM,
 					  "out of memory for %zu bytes of '%s'",
 					  want, f->path);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/escape.h"
+#include "common/grow.h"
 #include "common/strbuf.h"
 #include "report/scan.h"
 
@@ -481,16 +482,9 @@ static void coverage_add(struct scan_thread *t, int host, int64_t end_ms,
 		last->sum_ms += len_ms;
 		return;
 	}
-	if (t->nr_cov == t->cap_cov) {
-		size_t cap = t->cap_cov ? 2 * t->cap_cov : 64;
-		struct coverage *c = realloc(t->cov, cap * sizeof(*c));
-
-		if (!c) {
-			t->err = -ENOMEM;
-			return;
-		}
-		t->cov = c;
-		t->cap_cov = cap;
+	if (GROW(t->cov, t->cap_cov, t->nr_cov + 1, 64)) {
+		t->err = -ENOMEM;
+		return;
 	}
 	t->cov[t->nr_cov++] = (struct coverage){
 		.host = host,
@@ -822,16 +816,8 @@ int scan_thread__merge(struct scan_thread *into, struct scan_thread *from)
 			err = into->err ? into->err : -ENOMEM;
 			break;
 		}
-		if (into->nr_cov == into->cap_cov) {
-			size_t cap = into->cap_cov ? 2 * into->cap_cov : 64;
-			struct coverage *cv =
-				realloc(into->cov, cap * sizeof(*cv));
-
-			if (!cv)
-				return -ENOMEM;
-			into->cov = cv;
-			into->cap_cov = cap;
-		}
+		if (GROW(into->cov, into->cap_cov, into->nr_cov + 1, 64))
+			return -ENOMEM;
 		c.host = h;
 		into->cov[into->nr_cov++] = c;
 	}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "report/table.h"
 
 #define ARENA_BLOCK (1 << 20)
@@ -16,9 +17,8 @@ struct arena_block {
 int agg_table__init(struct agg_table *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->cap = 1024;
-	t->slots = calloc(t->cap, sizeof(*t->slots));
-	return t->slots ? 0 : -ENOMEM;
+	/* slots is set from here on: what tells an initialised table. */
+	return GROW(t->slots, t->cap, 256, 256);
 }
 
 void agg_table__free(struct agg_table *t)
@@ -29,6 +29,7 @@ void agg_table__free(struct agg_table *t)
 		agg_table__for_each(t, e) free(e->cells);
 	}
 	free(t->slots);
+	hash_index__free(&t->index);
 	for (b = t->arena; b; b = next) {
 		next = b->next;
 		free(b);
@@ -55,99 +56,46 @@ static char *arena_alloc(struct agg_table *t, size_t len)
 	return b->data + t->arena_used - len;
 }
 
-/*
- * A multiply-xorshift hash over 8-byte words: keys are short (tens to a
- * few hundred bytes) and one is hashed per row read.
- */
-uint64_t agg_hash(const void *data, size_t len)
+static bool same_key(const struct agg_entry *e, const char *key, uint32_t len,
+		     uint64_t hash)
 {
-	const unsigned char *p = data;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xc2b2ae3d27d4eb4full);
-	uint64_t v;
-
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&v, p, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	if (len) {
-		v = 0;
-		memcpy(&v, p, len);
-		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
-	}
-	h ^= h >> 32;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 29;
-	return h;
-}
-
-static int grow(struct agg_table *t)
-{
-	size_t cap = t->cap * 2;
-	struct agg_entry *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++) {
-		struct agg_entry *e = &t->slots[i];
-		size_t j;
-
-		if (!e->key)
-			continue;
-		for (j = e->hash & (cap - 1); slots[j].key;
-		     j = (j + 1) & (cap - 1))
-			;
-		slots[j] = *e;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->cap = cap;
-	return 0;
+	return e->hash == hash && e->key_len == len &&
+	       !memcmp(e->key, key, len);
 }
 
 struct agg_entry *agg_table__get(struct agg_table *t, const char *key,
 				 uint32_t len, uint64_t hash)
 {
-	size_t mask = t->cap - 1, i;
+	struct hash_probe p = hash_index__probe(&t->index, hash);
 	struct agg_entry *e;
+	uint32_t i;
 	char *copy;
 
-	for (i = hash & mask; t->slots[i].key; i = (i + 1) & mask) {
-		e = &t->slots[i];
-		if (e->hash == hash && e->key_len == len &&
-		    !memcmp(e->key, key, len))
-			return e;
-	}
-	/* At most half full: probes stay short. */
-	if ((t->nr + 1) * 2 > t->cap) {
-		if (grow(t))
-			return NULL;
-		return agg_table__get(t, key, len, hash);
-	}
+	while ((i = hash_index__next(&t->index, &p)) != HASH_INDEX_END)
+		if (same_key(&t->slots[i], key, len, hash))
+			return &t->slots[i];
+	if (hash_index__make_room(&t->index, &p) ||
+	    GROW(t->slots, t->cap, t->nr + 1, 256))
+		return NULL;
 	copy = arena_alloc(t, len ? len : 1);
 	if (!copy)
 		return NULL;
 	memcpy(copy, key, len);
-	e = &t->slots[i];
-	e->hash = hash;
-	e->key = copy;
-	e->key_len = len;
-	t->nr++;
+	e = &t->slots[t->nr];
+	*e = (struct agg_entry){ .hash = hash, .key = copy, .key_len = len };
+	hash_index__add(&t->index, &p, t->nr++);
 	return e;
 }
 
 struct agg_entry *agg_table__find(const struct agg_table *t, const char *key,
 				  uint32_t len, uint64_t hash)
 {
-	size_t mask = t->cap - 1;
+	struct hash_probe p = hash_index__probe(&t->index, hash);
+	uint32_t i;
 
-	for (size_t i = hash & mask; t->slots[i].key; i = (i + 1) & mask) {
-		struct agg_entry *e = &t->slots[i];
-
-		if (e->hash == hash && e->key_len == len &&
-		    !memcmp(e->key, key, len))
-			return e;
-	}
+	while ((i = hash_index__next(&t->index, &p)) != HASH_INDEX_END)
+		if (same_key(&t->slots[i], key, len, hash))
+			return &t->slots[i];
 	return NULL;
 }
 

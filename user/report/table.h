@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hash_index.h"
+
 /* One event's sums for one key. */
 struct agg_cell {
 	uint64_t count;
@@ -45,9 +47,11 @@ struct agg_entry {
 };
 
 struct agg_table {
-	struct agg_entry *slots; /* open addressing, linear probing */
-	size_t cap; /* a power of two */
-	size_t nr;
+	/* The entries, in the order added (NULL before init); index finds
+	 * them by key. */
+	struct agg_entry *slots;
+	size_t cap, nr;
+	struct hash_index index;
 	/* Key bytes and labels, in blocks that never move. */
 	struct arena_block *arena;
 	size_t arena_used;
@@ -56,7 +60,11 @@ struct agg_table {
 int agg_table__init(struct agg_table *t);
 void agg_table__free(struct agg_table *t);
 
-uint64_t agg_hash(const void *data, size_t len);
+/* The hash of a key's bytes (common/hash.h's). */
+static inline uint64_t agg_hash(const void *data, size_t len)
+{
+	return hash_bytes(data, len);
+}
 
 /* The entry of key (found or added), or NULL when out of memory. */
 struct agg_entry *agg_table__get(struct agg_table *t, const char *key,
@@ -75,10 +83,9 @@ void agg_cell__add(struct agg_cell *into, const struct agg_cell *c);
 /* Adds every entry of from into into. -ENOMEM. */
 int agg_table__merge(struct agg_table *into, const struct agg_table *from);
 
-/* Iteration: entries in slot order. */
-#define agg_table__for_each(t, e)                                              \
-	for (struct agg_entry *e = (t)->slots; e < (t)->slots + (t)->cap; e++) \
-		if (e->key)
+/* Iteration: entries in the order added. */
+#define agg_table__for_each(t, e) \
+	for (struct agg_entry *e = (t)->slots; e < (t)->slots + (t)->nr; e++)
 
 /*
  * Keys are fields, each a 16-bit length then its bytes; agg_key__field()

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/strbuf.h"
 #include "common/util.h"
 #include "sinks/csv.h"
@@ -56,45 +57,17 @@ struct csv_sink {
 	uint64_t stream_bytes;
 };
 
-static void say(struct csv_sink *c, bool warning, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(struct csv_sink *c, bool warning, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (!c->sink->notice)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	c->sink->notice(c->sink->notice_ctx, warning, msg);
-}
-
 static void publisher_notice(void *ctx, bool warning, const char *msg)
 {
 	struct csv_sink *c = ctx;
 
-	say(c, warning, "%s", msg);
+	sink__notice(c->sink, warning, "%s", msg);
 }
 
 /* Room for n more bytes in the interval's buffer. */
 static int reserve(struct csv_sink *c, size_t n)
 {
-	size_t cap = c->cap ? c->cap : 65536;
-	char *b;
-
-	while (cap - c->len < n)
-		cap *= 2;
-	if (cap == c->cap)
-		return 0;
-	b = realloc(c->buf, cap);
-	if (!b)
-		return -ENOMEM;
-	c->buf = b;
-	c->cap = cap;
-	return 0;
+	return GROW(c->buf, c->cap, c->len + n, 65536);
 }
 
 /* The row that ends every interval: the intervals lost before it. */
@@ -170,9 +143,10 @@ static int write_interval(struct csv_sink *c, uint64_t start_ns,
 	if (publisher__rotation_due(c->pub, start_ns)) {
 		if (publisher__is_open(c->pub) &&
 		    publisher__publish(c->pub, err))
-			say(c, true,
-			    "%s; it stays a partial file for the next start to repair",
-			    err->msg);
+			sink__notice(
+				c->sink, true,
+				"%s; it stays a partial file for the next start to repair",
+				err->msg);
 		ret = format_header(c, prefix, prefix_len, &header,
 				    &header_len);
 		if (!ret)
@@ -215,9 +189,10 @@ static void drop_oldest(struct csv_sink *c)
 	c->lost_unwritten++;
 	c->lost_total++;
 	if (!c->dropping)
-		say(c, true,
-		    "the backlog is full (--backlog %ld): the oldest held intervals are dropped; %llu lost so far",
-		    c->cfg.backlog, (unsigned long long)c->lost_total);
+		sink__notice(
+			c->sink, true,
+			"the backlog is full (--backlog %ld): the oldest held intervals are dropped; %llu lost so far",
+			c->cfg.backlog, (unsigned long long)c->lost_total);
 	c->dropping = true;
 }
 
@@ -259,9 +234,10 @@ static void write_held(struct csv_sink *c)
 		if (write_interval(c, h->start_ns, h->prefix, h->prefix_len,
 				   h->text, h->len, &err)) {
 			if (!c->failing)
-				say(c, true,
-				    "%s; collection goes on, and up to %ld intervals are held in memory until the disk takes them",
-				    err.msg, c->cfg.backlog);
+				sink__notice(
+					c->sink, true,
+					"%s; collection goes on, and up to %ld intervals are held in memory until the disk takes them",
+					err.msg, c->cfg.backlog);
 			c->failing = true;
 			return;
 		}
@@ -269,11 +245,12 @@ static void write_held(struct csv_sink *c)
 		c->written_while_failing++;
 	}
 	if (c->failing)
-		say(c, true,
-		    "writing again to '%s': %llu held intervals written, %llu lost in all",
-		    publisher__name(c->pub),
-		    (unsigned long long)c->written_while_failing,
-		    (unsigned long long)c->lost_total);
+		sink__notice(
+			c->sink, true,
+			"writing again to '%s': %llu held intervals written, %llu lost in all",
+			publisher__name(c->pub),
+			(unsigned long long)c->written_while_failing,
+			(unsigned long long)c->lost_total);
 	c->failing = c->dropping = false;
 	c->written_while_failing = 0;
 }
@@ -391,9 +368,10 @@ static int csv_end_interval(struct sink *s)
 		if (!ret)
 			return 0;
 		if (!c->failing)
-			say(c, true,
-			    "%s; collection goes on, and up to %ld intervals are held in memory until the disk takes them",
-			    err.msg, c->cfg.backlog);
+			sink__notice(
+				c->sink, true,
+				"%s; collection goes on, and up to %ld intervals are held in memory until the disk takes them",
+				err.msg, c->cfg.backlog);
 		c->failing = just_failed = true;
 	}
 	if (c->cfg.backlog > 0) {
@@ -419,9 +397,10 @@ static void csv_rotate(struct sink *s)
 
 	if (c->pub && publisher__is_open(c->pub) &&
 	    publisher__publish(c->pub, &err))
-		say(c, true,
-		    "%s; it stays a partial file for the next start to repair",
-		    err.msg);
+		sink__notice(
+			c->sink, true,
+			"%s; it stays a partial file for the next start to repair",
+			err.msg);
 }
 
 static int csv_close(struct sink *s)

@@ -16,10 +16,6 @@
 /* A label set at its longest: a 4000-byte path, every byte escaped. */
 #define LABELS_MAX 65536
 
-static const char *const scope_names[] = {
-	"system", "cgroup", "container", "pod", "process", "thread",
-};
-
 struct prom_sink {
 	struct prom_config cfg;
 	struct sink *sink;
@@ -28,58 +24,6 @@ struct prom_sink {
 	bool textfile_failing;
 	char labels[LABELS_MAX];
 };
-
-int prom_scopes_parse(const char *list, unsigned *mask, char *bad,
-		      size_t badlen)
-{
-	char copy[256], *tok, *save;
-	unsigned m = 0;
-	size_t i;
-
-	snprintf(copy, sizeof(copy), "%s", list);
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ARRAY_SIZE(scope_names); i++)
-			if (!strcmp(tok, scope_names[i]))
-				break;
-		if (i == ARRAY_SIZE(scope_names)) {
-			snprintf(bad, badlen, "%s", tok);
-			return -EINVAL;
-		}
-		m |= 1u << i;
-	}
-	if (!m) {
-		snprintf(bad, badlen, "%s", list);
-		return -EINVAL;
-	}
-	*mask = m;
-	return 0;
-}
-
-/* The PROM_* bit of a row's scope; 0 for the scopes never exported. */
-static unsigned scope_bit(const char *scope)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(scope_names); i++)
-		if (!strcmp(scope, scope_names[i]))
-			return 1u << i;
-	return 0;
-}
-
-static void say(struct prom_sink *p, bool warning, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(struct prom_sink *p, bool warning, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (!p->sink->notice)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	p->sink->notice(p->sink->notice_ctx, warning, msg);
-}
 
 static void put_label(struct strbuf *b, const char *name, const char *value)
 {
@@ -191,15 +135,15 @@ static int prom_write_row(struct sink *s, const struct row *r)
 		add_self(st, r);
 		return 0;
 	}
-	bit = scope_bit(r->scope);
+	bit = scope_of(r->scope);
 	e = r->no_count || !bit ? -1 : event_index(st, r->event);
 	if (e < 0)
 		return 0;
-	if (bit == PROM_SYSTEM && r->running_pct >= 0) {
+	if (bit == SCOPE_SYSTEM && r->running_pct >= 0) {
 		st->running[e] = r->running_pct / 100;
 		st->has_running[e] = true;
 	}
-	if (!(p->cfg.scopes & bit) || (!r->count && bit != PROM_SYSTEM))
+	if (!(p->cfg.scopes & bit) || (!r->count && bit != SCOPE_SYSTEM))
 		return 0;
 	len = format_labels(p, r);
 	if (len < 0)
@@ -207,7 +151,7 @@ static int prom_write_row(struct sink *s, const struct row *r)
 			&s->error, len,
 			"the labels of a %s row of cgroup '%.256s' do not fit %d bytes",
 			r->scope, r->cgroup ? r->cgroup : "", LABELS_MAX);
-	k = prom_keys__get(st, p->labels, len, bit == PROM_SYSTEM);
+	k = prom_keys__get(st, p->labels, len, bit == SCOPE_SYSTEM);
 	if (!k)
 		return error__set(&s->error, ENOMEM,
 				  "out of memory for the Prometheus series");
@@ -245,13 +189,14 @@ static void write_textfile(struct prom_sink *p, struct prom_snapshot *snap)
 	if (textfile__write(p->cfg.textfile_dir, PROM_TEXTFILE_NAME, text, len,
 			    &err)) {
 		if (!p->textfile_failing)
-			say(p, true, "%s; retried every interval", err.msg);
+			sink__notice(p->sink, true,
+				     "%s; retried every interval", err.msg);
 		p->textfile_failing = true;
 		return;
 	}
 	if (p->textfile_failing)
-		say(p, true, "writing '%s/%s' again", p->cfg.textfile_dir,
-		    PROM_TEXTFILE_NAME);
+		sink__notice(p->sink, true, "writing '%s/%s' again",
+			     p->cfg.textfile_dir, PROM_TEXTFILE_NAME);
 	p->textfile_failing = false;
 }
 

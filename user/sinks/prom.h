@@ -12,35 +12,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/scope.h"
 #include "sinks/prom_snapshot.h"
 #include "sinks/sink.h"
 
-/* The scopes whose rows become bpmc_events_total series. */
-enum prom_scope {
-	PROM_SYSTEM = 1 << 0,
-	PROM_CGROUP = 1 << 1,
-	PROM_CONTAINER = 1 << 2,
-	PROM_POD = 1 << 3,
-	PROM_PROCESS = 1 << 4,
-	PROM_THREAD = 1 << 5,
-};
-
+/* The scopes (common/scope.h) whose rows become bpmc_events_total
+ * series unless --prom-scopes says otherwise. */
 #define PROM_SCOPES_DEFAULT \
-	(PROM_SYSTEM | PROM_CGROUP | PROM_CONTAINER | PROM_POD)
+	(SCOPE_SYSTEM | SCOPE_CGROUP | SCOPE_CONTAINER | SCOPE_POD)
 #define PROM_MAX_EVENTS 32
 #define PROM_TEXTFILE_NAME "bpmc.prom"
-
-/*
- * "system,cgroup,container,pod,process,thread" into a mask; -EINVAL
- * with the first unknown word (or the list, when it names none) in bad.
- */
-int prom_scopes_parse(const char *list, unsigned *mask, char *bad,
-		      size_t badlen);
 
 struct prom_config {
 	const char *const *events; /* the event names rows carry */
 	int nr_events;
-	unsigned scopes; /* PROM_* */
+	unsigned scopes; /* SCOPE_* */
 	long expire; /* intervals without counts before a key goes; 0 never */
 	const char *textfile_dir; /* NULL: no textfile */
 	struct prom_latest *latest; /* where snapshots go; NULL: no server */

@@ -1,56 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The Prometheus sink's keys: a chained hash on the escaped labels. */
+/* The Prometheus sink's keys, found by their escaped labels. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "sinks/prom_state.h"
-
-static uint64_t hash_labels(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, v;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&v, s, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	v = 0;
-	memcpy(&v, s, n);
-	h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
-	return h ^ h >> 29;
-}
-
-static int grow(struct prom_state *st)
-{
-	size_t n = st->nr_buckets ? st->nr_buckets * 2 : 1024;
-	struct prom_key **b = calloc(n, sizeof(*b)), *k;
-
-	if (!b)
-		return -ENOMEM;
-	for (k = st->first; k; k = k->after) {
-		k->next = b[k->hash & (n - 1)];
-		b[k->hash & (n - 1)] = k;
-	}
-	free(st->buckets);
-	st->buckets = b;
-	st->nr_buckets = n;
-	return 0;
-}
 
 struct prom_key *prom_keys__get(struct prom_state *st, const char *labels,
 				size_t len, bool system)
 {
-	uint64_t h = hash_labels(labels, len);
+	uint64_t h = hash_bytes(labels, len);
+	struct hash_probe p = hash_index__probe(&st->index, h);
 	size_t evsz = st->nr_events * sizeof(uint64_t);
 	struct prom_key *k;
+	uint32_t i;
 
-	for (k = st->nr_buckets ? st->buckets[h & (st->nr_buckets - 1)] : NULL;
-	     k; k = k->next)
+	while ((i = hash_index__next(&st->index, &p)) != HASH_INDEX_END) {
+		k = st->keys[i];
 		if (k->hash == h && k->len == len &&
 		    !memcmp(prom_key__labels(k, st->nr_events), labels, len))
 			return k;
-	if (st->nr_keys >= st->nr_buckets && grow(st))
+	}
+	if (hash_index__make_room(&st->index, &p) ||
+	    GROW(st->keys, st->cap_keys, st->nr_keys + 1, 1024))
 		return NULL;
 	k = calloc(1, sizeof(*k) + evsz + len + 1);
 	if (!k)
@@ -59,25 +32,30 @@ struct prom_key *prom_keys__get(struct prom_state *st, const char *labels,
 	k->len = len;
 	k->system = system;
 	memcpy((char *)(k->count + st->nr_events), labels, len);
-	k->next = st->buckets[h & (st->nr_buckets - 1)];
-	st->buckets[h & (st->nr_buckets - 1)] = k;
+	k->index = st->nr_keys;
+	st->keys[st->nr_keys++] = k;
+	hash_index__add(&st->index, &p, k->index);
 	k->prev = st->last;
 	if (st->last)
 		st->last->after = k;
 	else
 		st->first = k;
 	st->last = k;
-	st->nr_keys++;
 	return k;
 }
 
 void prom_keys__remove(struct prom_state *st, struct prom_key *k)
 {
-	struct prom_key **pp = &st->buckets[k->hash & (st->nr_buckets - 1)];
+	struct prom_key *moved = st->keys[--st->nr_keys];
 
-	while (*pp != k)
-		pp = &(*pp)->next;
-	*pp = k->next;
+	hash_index__remove(&st->index, k->hash, k->index);
+	/* The last key fills the hole. */
+	if (moved != k) {
+		hash_index__renumber(&st->index, moved->hash, moved->index,
+				     k->index);
+		moved->index = k->index;
+		st->keys[k->index] = moved;
+	}
 	if (k->prev)
 		k->prev->after = k->after;
 	else
@@ -86,7 +64,6 @@ void prom_keys__remove(struct prom_state *st, struct prom_key *k)
 		k->after->prev = k->prev;
 	else
 		st->last = k->prev;
-	st->nr_keys--;
 	free(k);
 }
 
@@ -98,8 +75,9 @@ void prom_keys__free(struct prom_state *st)
 		after = k->after;
 		free(k);
 	}
-	free(st->buckets);
-	st->buckets = NULL;
+	free(st->keys);
+	st->keys = NULL;
+	hash_index__free(&st->index);
 	st->first = st->last = NULL;
-	st->nr_keys = st->nr_buckets = 0;
+	st->nr_keys = st->cap_keys = 0;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hash_index.h"
+
 #include "sinks/sink.h"
 
 #include "sinks/prom.h"
@@ -22,8 +24,8 @@
  * made again under its path) are one series, never a duplicate.
  */
 struct prom_key {
-	struct prom_key *next; /* in its bucket */
 	struct prom_key *prev, *after; /* in the exposition's order */
+	uint32_t index; /* in keys[] */
 	uint64_t hash;
 	uint64_t last; /* the last interval it had counts in */
 	uint32_t seen; /* bit e: event e has counted */
@@ -49,8 +51,9 @@ struct prom_state {
 	const char *event[PROM_MAX_EVENTS];
 	char *event_label[PROM_MAX_EVENTS]; /* escaped */
 	size_t event_label_len[PROM_MAX_EVENTS];
-	struct prom_key **buckets;
-	size_t nr_buckets, nr_keys;
+	struct prom_key **keys; /* index finds them by their labels */
+	size_t cap_keys, nr_keys;
+	struct hash_index index;
 	struct prom_key *first, *last;
 	double running[PROM_MAX_EVENTS]; /* the system rows', 0 to 1 */
 	bool has_running[PROM_MAX_EVENTS];

@@ -3,6 +3,7 @@
 #ifndef BPMC_SINK_H
 #define BPMC_SINK_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -85,5 +86,14 @@ struct sink {
 	void (*notice)(void *ctx, bool warning, const char *msg);
 	void *notice_ctx;
 };
+
+/* One line of news (printf's format) to notice, if there is one: the
+ * sinks' and the publisher's. */
+void notice__vsay(void (*notice)(void *ctx, bool warning, const char *msg),
+		  void *ctx, bool warning, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+/* One line of news (printf's format) to s->notice, if it has one. */
+void sink__notice(struct sink *s, bool warning, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

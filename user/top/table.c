@@ -5,26 +5,31 @@
 #include <string.h>
 
 #include "common/escape.h"
+#include "common/grow.h"
+#include "common/scope.h"
 #include "common/strbuf.h"
 #include "top/table.h"
 
-static const char *const scope_names[TOP_NR_SCOPES] = {
-	[TOP_CONTAINER] = "container", [TOP_POD] = "pod",
-	[TOP_CGROUP] = "cgroup",       [TOP_PROCESS] = "process",
-	[TOP_THREAD] = "thread",
+/* Each grouping's scope: the words are common/scope.h's. */
+static const unsigned scope_bits[TOP_NR_SCOPES] = {
+	[TOP_CONTAINER] = SCOPE_CONTAINER, [TOP_POD] = SCOPE_POD,
+	[TOP_CGROUP] = SCOPE_CGROUP,	   [TOP_PROCESS] = SCOPE_PROCESS,
+	[TOP_THREAD] = SCOPE_THREAD,
 };
 
 int top_scope_of(const char *scope)
 {
-	for (int s = 0; s < TOP_NR_SCOPES; s++)
-		if (!strcmp(scope, scope_names[s]))
+	unsigned bit = scope_of(scope);
+
+	for (int s = 0; bit && s < TOP_NR_SCOPES; s++)
+		if (scope_bits[s] == bit)
 			return s;
 	return -1;
 }
 
 const char *top_scope_name(enum top_scope s)
 {
-	return scope_names[s];
+	return scope_name(scope_bits[s]);
 }
 
 static const char *or_empty(const char *s)
@@ -42,20 +47,13 @@ static const char *key_text(const struct row *r, enum top_scope s)
 	return "";
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h;
-}
-
 static uint64_t key_hash(const struct row *r, enum top_scope s)
 {
-	uint64_t h = mix(s, r->cgroup_id);
+	const int64_t ids[4] = { s, (int64_t)r->cgroup_id, r->pid, r->tid };
+	const char *text = key_text(r, s);
 
-	h = mix(mix(h, r->pid), r->tid);
-	for (const unsigned char *p = (const void *)key_text(r, s); *p; p++)
-		h = mix(h, *p);
-	return h;
+	return hash_bytes_from(hash_bytes(ids, sizeof(ids)), text,
+			       strlen(text));
 }
 
 static bool same_key(const struct top_entry *e, const struct row *r,
@@ -103,52 +101,19 @@ static char *display_name(const struct row *r, enum top_scope s)
 	return strdup(out);
 }
 
-static int grow(struct top_table *t)
-{
-	size_t nr_slots = t->nr_slots ? t->nr_slots * 2 : 1024, i, h;
-	size_t *slots = calloc(nr_slots, sizeof(*slots));
-	struct top_entry *e;
-
-	if (!slots)
-		return -ENOMEM;
-	e = realloc(t->entries, nr_slots / 2 * sizeof(*e));
-	if (!e) {
-		free(slots);
-		return -ENOMEM;
-	}
-	t->entries = e;
-	t->cap = nr_slots / 2;
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = nr_slots;
-	for (i = 0; i < t->nr; i++) {
-		struct row r = {
-			.cgroup_id = e[i].cgroup_id,
-			.pid = e[i].pid,
-			.tid = e[i].tid,
-			.container = e[i].container,
-			.pod = e[i].pod,
-		};
-		h = key_hash(&r, e[i].scope) & (nr_slots - 1);
-		while (slots[h])
-			h = (h + 1) & (nr_slots - 1);
-		slots[h] = i + 1;
-	}
-	return 0;
-}
-
 static struct top_entry *find_or_add(struct top_table *t, const struct row *r,
 				     enum top_scope s)
 {
-	size_t h, mask;
+	struct hash_probe p = hash_index__probe(&t->index, key_hash(r, s));
 	struct top_entry *e;
+	uint32_t i;
 
-	if (t->nr + 1 > t->cap && grow(t))
+	while ((i = hash_index__next(&t->index, &p)) != HASH_INDEX_END)
+		if (same_key(&t->entries[i], r, s))
+			return &t->entries[i];
+	if (hash_index__make_room(&t->index, &p) ||
+	    GROW(t->entries, t->cap, t->nr + 1, 512))
 		return NULL;
-	mask = t->nr_slots - 1;
-	for (h = key_hash(r, s) & mask; t->slots[h]; h = (h + 1) & mask)
-		if (same_key(&t->entries[t->slots[h] - 1], r, s))
-			return &t->entries[t->slots[h] - 1];
 	e = &t->entries[t->nr];
 	*e = (struct top_entry){
 		.scope = s,
@@ -165,7 +130,7 @@ static struct top_entry *find_or_add(struct top_table *t, const struct row *r,
 		free(e->pod);
 		return NULL;
 	}
-	t->slots[h] = ++t->nr;
+	hash_index__add(&t->index, &p, t->nr++);
 	return e;
 }
 
@@ -191,8 +156,7 @@ void top_table__reset(struct top_table *t)
 		free(t->entries[i].pod);
 	}
 	t->nr = 0;
-	if (t->slots)
-		memset(t->slots, 0, t->nr_slots * sizeof(*t->slots));
+	hash_index__clear(&t->index);
 	memset(t->system, 0, sizeof(t->system));
 	memset(t->running_pct, 0, sizeof(t->running_pct));
 	t->self_cpu_ns = t->bpf_run_ns = 0;
@@ -202,6 +166,6 @@ void top_table__free(struct top_table *t)
 {
 	top_table__reset(t);
 	free(t->entries);
-	free(t->slots);
+	hash_index__free(&t->index);
 	*t = (struct top_table){};
 }

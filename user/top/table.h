@@ -12,10 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hash_index.h"
 #include "sinks/sink.h"
 
 #define TOP_MAX_EVENTS 8
 
+/* The groupings, in the order g cycles through them: each a scope of
+ * common/scope.h (top_scope_name()). */
 enum top_scope {
 	TOP_CONTAINER,
 	TOP_POD,
@@ -35,10 +38,9 @@ struct top_entry {
 };
 
 struct top_table {
-	struct top_entry *entries;
+	struct top_entry *entries; /* in the order first seen */
 	size_t nr, cap;
-	size_t *slots; /* open addressing: index + 1, 0 empty */
-	size_t nr_slots;
+	struct hash_index index; /* key -> entries[] */
 	double seconds; /* the interval's length */
 	uint64_t end_realtime_ns;
 	/* Per event of -e: the system row's count and running_pct. */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The publisher's parts (sinks/publish.h): its state, and what each of
+ * its files gives the others. publish.c: the life of one file;
+ * publish_names.c: the template and the names it makes; publish_gzip.c:
+ * the gzip stream; publish_retention.c: --keep and --max-disk;
+ * publish_recover.c: the repair of partial files an earlier run left.
+ */
+#ifndef BPMC_SINKS_PUBLISH_PARTS_H
+#define BPMC_SINKS_PUBLISH_PARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "common/error.h"
+#include "sinks/publish.h"
+
+#define NAME_LEN 256
+#define PARTIAL_SUFFIX ".partial"
+/* A repair in progress: a stale one (a kill during the repair) goes. */
+#define REPAIR_SUFFIX ".repair"
+/* Data is synced at most this often while a file grows; a crash loses
+ * at most the interval in flight plus what came since the last sync. */
+#define SYNC_EVERY_NS 1000000000ull
+
+struct publisher {
+	struct publish_opts o;
+	char dir[4096];
+	char base[NAME_LEN]; /* the template's file name */
+	char ext[16]; /* ".csv.gz", ".csv" or "" */
+	bool has_conversion; /* base holds a strftime conversion */
+	bool gzip;
+	int dirfd;
+	unsigned files_made; /* by this run: later ones need a stamp */
+	bool rotation_requested;
+	/* The open file. */
+	int fd; /* -1: none */
+	char name[NAME_LEN]; /* its final name */
+	char partial[NAME_LEN + 16];
+	uint64_t period; /* start_s / rotate_s of its first interval */
+	uint64_t size; /* bytes of whole frames */
+	unsigned frames;
+	uint64_t last_sync_ns;
+	z_stream z;
+	z_stream snap; /* z after the last whole frame */
+	bool z_ready, snap_ready;
+	char *zbuf;
+	size_t zcap;
+};
+
+void publish_notice(const struct publisher *p, bool warning, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
+
+/* publish_names.c */
+bool publish_ends_with(const char *s, const char *suffix);
+bool publish_has_ext(const char *s, const char *ext);
+const char *publish_ext_of(const char *name);
+bool publish_needs_stamp(const struct publisher *p);
+int publish_make_name(const struct publisher *p, uint64_t start_ns,
+		      unsigned seq, char *out, size_t len);
+bool publish_name_matches(const struct publisher *p, const char *name);
+int publish_make_dirs(char *path);
+int publish_split_template(struct publisher *p, struct error *err);
+
+/* publish.c */
+int publish_write_all(int fd, const char *buf, size_t n, uint64_t at);
+int publish_partial(struct publisher *p, int fd, const char *partial,
+		    char *final, size_t len);
+
+/* publish_gzip.c */
+int publish_gzip_deflate(struct publisher *p, const char *data, size_t len,
+			 int flush, const char **out, size_t *n);
+int publish_gzip_snapshot(struct publisher *p);
+int publish_gzip_rollback(struct publisher *p);
+int publish_gzip_start(struct publisher *p);
+int publish_gzip_trailer(struct publisher *p);
+int publish_gunzip_cut(const char *data, size_t len, char **out, size_t *n,
+		       bool *complete);
+int publish_gzip_rewrite(struct publisher *p, const char *name,
+			 const char *text, size_t len);
+
+/* publish_retention.c */
+int publish_retention(struct publisher *p);
+
+#endif
