@@ -57,9 +57,7 @@ int record_outputs__open(struct record_outputs *o, const struct record_env *env,
 	struct error err = {};
 
 	o->listen_fd = -1;
-	o->rows = o->screen ? o->screen : &o->csv;
-	if (o->screen)
-		return 0;
+	o->rows = &o->csv;
 	o->csv.notice = on_notice;
 	if (csv_sink__new(&o->csv, &cfg))
 		return cmd_refuse(&record_spec, "%s", o->csv.error.msg);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpmc top: record's collector and rows stage with top's screen as the
- * sink (top/top.h), so that what it shows is what record would write.
+ * bpmc top: the engine (engine/engine.h) that record runs, with top's
+ * screen as the sink (top/top.h), so that what it shows is what record
+ * would write.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,11 +12,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cmd/collect.h"
 #include "cmd/commands.h"
 #include "cmd/opts.h"
-#include "cmd/record.h"
 #include "common/scope.h"
 #include "common/util.h"
+#include "engine/engine.h"
 #include "top/top.h"
 
 enum {
@@ -90,7 +92,7 @@ static const struct cmd_spec top_spec = {
 };
 
 struct top_args {
-	struct record_env env;
+	struct engine_opts env;
 	enum top_scope by;
 	bool batch;
 	long width;
@@ -247,9 +249,9 @@ struct top_run {
 	struct held_stderr held;
 };
 
-static int on_started(void *ctx)
+/* The screen, once everything is open; stderr is held while it is up. */
+static int start_screen(struct top_run *run)
 {
-	struct top_run *run = ctx;
 	struct error error = {};
 
 	if (!run->screen)
@@ -309,12 +311,64 @@ static bool on_wait(void *ctx, uint64_t until_ns)
 }
 
 /* Before the collector goes: the terminal first, then the warnings. */
-static void on_stopping(void *ctx)
+static void stop_screen(struct top_run *run)
 {
-	struct top_run *run = ctx;
-
 	top__stop_screen(run->top);
 	release_stderr(&run->held);
+}
+
+/* The engine's run, with the screen up; the exit status. */
+static int top_run(struct top_run *run, const struct engine_opts *opts)
+{
+	const struct engine_ops ops = {
+		.say = collect_say,
+		.wait = on_wait,
+		.stop = &collect_stop,
+		.ctx = run,
+	};
+	struct error error = {};
+	struct engine *e;
+	char missing[64];
+	int err, ret = EXIT_USAGE;
+
+	if (!collect_has_capabilities(missing, sizeof(missing))) {
+		p_err("top needs root, or %s (this process lacks them)",
+		      missing);
+		return EXIT_USAGE;
+	}
+	err = engine__new(&e, opts, &ops, &error);
+	if (err) {
+		p_err("%s", error.msg[0] ? error.msg : strerror(-err));
+		return EXIT_USAGE;
+	}
+	/* SIGHUP too: the terminal went. */
+	collect_catch_signals(true);
+	err = engine__setup(e, &error);
+	if (err) {
+		p_err("%s", error.msg[0] ? error.msg : strerror(-err));
+		goto out;
+	}
+	ret = 1;
+	err = engine__start(e, &error);
+	if (err) {
+		p_err("%s", error.msg);
+		goto out;
+	}
+	err = start_screen(run);
+	if (!err) {
+		err = engine__run(e, top__sink(run->top), &error);
+		if (err)
+			p_err("%s", error.msg);
+	}
+	if (!err || err == -EPIPE)
+		ret = 0;
+	engine__end(e);
+out:
+	stop_screen(run);
+	engine__stop(e);
+	collect_say_totals(e, opts->max_keys);
+	engine__free(e);
+	return ret;
 }
 
 int cmd_top(int argc, char **argv)
@@ -330,13 +384,6 @@ int cmd_top(int argc, char **argv)
 		.by = TOP_CONTAINER,
 	};
 	struct top_run run = { .held = { .saved = -1, .mem = -1 } };
-	struct record_hooks hooks = {
-		.started = on_started,
-		.wait = on_wait,
-		.stopping = on_stopping,
-		.ctx = &run,
-		.command = "top",
-	};
 	struct error error = {};
 	char host[256] = "";
 	int first, err, ret;
@@ -356,8 +403,11 @@ int cmd_top(int argc, char **argv)
 	/* Every grouping the keys can switch to is made each interval. */
 	a.env.scopes = SCOPE_CGROUP | SCOPE_PROCESS | SCOPE_CONTAINER |
 		       (a.by == TOP_THREAD ? SCOPE_THREAD : 0);
+	a.env.row_scopes = a.env.scopes;
 	a.env.self_stats = true; /* the header's BPF cost */
+	a.env.verbose = verbose;
 	gethostname(host, sizeof(host) - 1);
+	a.env.host = host;
 	struct top_config cfg = {
 		.host = host,
 		.nr_cpus = sysconf(_SC_NPROCESSORS_ONLN),
@@ -373,8 +423,7 @@ int cmd_top(int argc, char **argv)
 		return 1;
 	}
 	run.screen = !a.batch;
-	hooks.sink = top__sink(run.top);
-	ret = record_run(&a.env, &hooks);
+	ret = top_run(&run, &a.env);
 	top__free(run.top);
 	return ret;
 }
