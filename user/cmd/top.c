@@ -5,15 +5,14 @@
  * would write.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cmd/collect.h"
 #include "cmd/commands.h"
+#include "cmd/held_stderr.h"
 #include "cmd/opts.h"
 #include "common/scope.h"
 #include "common/util.h"
@@ -195,54 +194,6 @@ static int batch_width(const struct top_args *a)
 	return 160;
 }
 
-/*
- * While the screen is up, stderr goes to memory: a warning written over
- * the screen would tear it. It is printed once the terminal is back.
- */
-struct held_stderr {
-	int saved, mem;
-	off_t seen; /* bytes already shown on the bottom line */
-	uint64_t dropped; /* bytes let go to stay under HELD_MAX */
-};
-
-/* A day of a warning an interval fits; beyond, the oldest go. */
-#define HELD_MAX (1 << 20)
-
-static void hold_stderr(struct held_stderr *h)
-{
-	fflush(stderr);
-	h->mem = memfd_create("bpmc-top-stderr", MFD_CLOEXEC);
-	h->saved = h->mem < 0 ? -1 : fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (h->saved < 0 || dup2(h->mem, STDERR_FILENO) < 0) {
-		if (h->mem >= 0)
-			close(h->mem);
-		if (h->saved >= 0)
-			close(h->saved);
-		h->mem = h->saved = -1; /* then warnings show, torn */
-	}
-}
-
-static void release_stderr(struct held_stderr *h)
-{
-	char buf[4096];
-	ssize_t n;
-
-	if (h->saved < 0)
-		return;
-	fflush(stderr);
-	dup2(h->saved, STDERR_FILENO);
-	if (h->dropped)
-		p_warn("%llu bytes of warnings from while the screen was up were dropped; the last ones follow",
-		       (unsigned long long)h->dropped);
-	close(h->saved);
-	lseek(h->mem, 0, SEEK_SET);
-	while ((n = read(h->mem, buf, sizeof(buf))) > 0)
-		if (write(STDERR_FILENO, buf, n) != n)
-			break;
-	close(h->mem);
-	h->saved = h->mem = -1;
-}
-
 struct top_run {
 	struct top *top;
 	bool screen;
@@ -256,50 +207,23 @@ static int start_screen(struct top_run *run)
 
 	if (!run->screen)
 		return 0;
-	hold_stderr(&run->held);
+	held_stderr__hold(&run->held);
 	if (top__start_screen(run->top, &error)) {
-		release_stderr(&run->held);
+		held_stderr__release(&run->held);
 		p_err("%s", error.msg);
 		return -ENOTTY;
 	}
 	return 0;
 }
 
-/*
- * The newest line written to the held stderr since the last look goes
- * to the screen's bottom line, so that a warning (samples lost, a CPU
- * gone) is seen when it happens.
- */
+/* A warning shows on the screen's bottom line when it happens. */
 static void show_new_warning(struct top_run *run)
 {
-	struct held_stderr *h = &run->held;
-	off_t size = h->mem < 0 ? 0 : lseek(h->mem, 0, SEEK_CUR);
-	char buf[512], *line, *nl;
-	size_t want;
-	ssize_t n;
+	char buf[512];
+	const char *line = held_stderr__newest(&run->held, buf, sizeof(buf));
 
-	if (size <= h->seen)
-		return;
-	want = size - h->seen < (off_t)sizeof(buf) - 1 ?
-		       (size_t)(size - h->seen) :
-		       sizeof(buf) - 1;
-	n = pread(h->mem, buf, want, size - want);
-	h->seen = size;
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	nl = strrchr(buf, '\n');
-	line = nl ? nl + 1 : buf;
-	top__say(run->top, line);
-	if (size > HELD_MAX) {
-		/* fd 2 shares this file's offset: both start again at 0. */
-		h->dropped += size;
-		if (!ftruncate(h->mem, 0))
-			lseek(h->mem, 0, SEEK_SET);
-		h->seen = 0;
-	}
+	if (line)
+		top__say(run->top, line);
 }
 
 static bool on_wait(void *ctx, uint64_t until_ns)
@@ -314,7 +238,7 @@ static bool on_wait(void *ctx, uint64_t until_ns)
 static void stop_screen(struct top_run *run)
 {
 	top__stop_screen(run->top);
-	release_stderr(&run->held);
+	held_stderr__release(&run->held);
 }
 
 /* The engine's run, with the screen up; the exit status. */
