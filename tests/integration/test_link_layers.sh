@@ -12,6 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/layers.sh"
 BUILD=${BPMC_BUILD:-$ROOT/build}
+export LC_ALL=C # sort, comm and join agree on the order
 
 archive() { echo "$BUILD/lib$1$([ "$1" = pmc ] && echo -stage).a"; }
 for s in "${STAGES[@]}"; do
@@ -33,21 +34,16 @@ for s in "${STAGES[@]}"; do
 		sort -u > "$TMP/undefined.$s"
 	awk '{ print $2 }' "$TMP/undefined.$s" | sort -u > "$TMP/names.$s"
 	grep " $s\$" "$TMP/defined" | awk '{ print $1 }' > "$TMP/own.$s"
-	while read -r sym; do
-		refs=$((refs + 1))
-		owners=$(awk -v x="$sym" '$1 == x { print $2 }' "$TMP/defined")
-		if [ -z "$owners" ]; then
-			external=$((external + 1))
-			continue
-		fi
-		for t in $owners; do
-			[ "$t" = "$s" ] && continue
-			cross=$((cross + 1))
-			used["$s $t"]=1
-			[[ " ${MAY[$s]} " == *" $t "* ]] ||
-				fail "$s/ uses $sym, defined in $t/, which user/layers does not let it link"
-		done
-	done < <(comm -23 "$TMP/names.$s" "$TMP/own.$s")
+	comm -23 "$TMP/names.$s" "$TMP/own.$s" > "$TMP/refs.$s"
+	join "$TMP/refs.$s" "$TMP/defined" > "$TMP/resolved.$s"
+	refs=$((refs + $(wc -l < "$TMP/refs.$s")))
+	external=$((external + $(join -v 1 "$TMP/refs.$s" "$TMP/defined" | wc -l)))
+	while read -r sym t; do
+		cross=$((cross + 1))
+		used["$s $t"]=1
+		[[ " ${MAY[$s]} " == *" $t "* ]] ||
+			fail "$s/ uses $sym, defined in $t/, which user/layers does not let it link"
+	done < "$TMP/resolved.$s"
 
 	# The circles between objects of the stage: "a b" when a uses b.
 	nm -A -g --defined-only "$a" 2>/dev/null |
