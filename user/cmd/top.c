@@ -308,6 +308,7 @@ int cmd_top(int argc, char **argv)
 		.by = TOP_CONTAINER,
 	};
 	struct top_run run = { .held = { .saved = -1, .mem = -1 } };
+	struct top_config cfg;
 	struct error error = {};
 	char host[256] = "";
 	int first, err, ret;
@@ -332,7 +333,7 @@ int cmd_top(int argc, char **argv)
 	a.env.verbose = verbose;
 	gethostname(host, sizeof(host) - 1);
 	a.env.host = host;
-	struct top_config cfg = {
+	cfg = (struct top_config){
 		.host = host,
 		.nr_cpus = sysconf(_SC_NPROCESSORS_ONLN),
 		.interval_ms = a.env.interval_ms,

@@ -198,23 +198,11 @@ static void say_switch_how(struct engine *e)
 		   line);
 }
 
-int setup__collector(struct engine *e, struct error *error)
+/* What the BPF side is configured with, from the events and scopes. */
+static void collector_options(struct engine *e)
 {
-	choose_mode(e);
-	struct counter_opts copts = {
-		.period = e->opts.period,
-		.freq = e->opts.freq,
-		.sampling = !e->opts.exact,
-	};
 	struct collector_opts *bopts = &e->bpf;
-	struct collector_features features;
-	struct prog_stats start;
-	int err;
 
-	err = drop_unsupported(e, &copts, error);
-	if (err)
-		return err;
-	warn_biased(e);
 	/* The rows' scopes: Prometheus may want more than --by. */
 	bopts->key_tgid = e->rows.scopes & (SCOPE_PROCESS | SCOPE_THREAD);
 	bopts->key_tid = e->rows.scopes & SCOPE_THREAD;
@@ -229,9 +217,14 @@ int setup__collector(struct engine *e, struct error *error)
 		bopts->no_mux &= e->events.ev[i].attr.type ==
 				 PERF_TYPE_SOFTWARE;
 	bopts->events = &e->events;
-
-	for (int i = 0; i < e->events.nr; i++) {
+	for (int i = 0; i < e->events.nr; i++)
 		bopts->leader[i] = e->events.ev[i].leader;
+}
+
+/* A period the kernel's rate limit refuses, or one in exact mode. */
+static int check_periods(struct engine *e, struct error *error)
+{
+	for (int i = 0; i < e->events.nr; i++) {
 		const struct event *ev = &e->events.ev[i];
 		uint64_t period = ev->attr.freq ? 0 : ev->attr.sample_period,
 			 min;
@@ -244,12 +237,37 @@ int setup__collector(struct engine *e, struct error *error)
 				"period %llu of '%s' samples faster than kernel.perf_event_max_sample_rate allows: want a period of %llu or more",
 				(unsigned long long)period, ev->name,
 				(unsigned long long)min);
-		if (e->opts.exact && e->events.ev[i].own_period)
+		if (e->opts.exact && ev->own_period)
 			return error__set(
 				error, EINVAL,
 				"event '%s' sets a period or frequency, which has no meaning with --mode exact",
-				e->events.ev[i].name);
+				ev->name);
 	}
+	return 0;
+}
+
+int setup__collector(struct engine *e, struct error *error)
+{
+	struct collector_opts *bopts = &e->bpf;
+	struct collector_features features;
+	struct counter_opts copts;
+	struct prog_stats start;
+	int err;
+
+	choose_mode(e);
+	copts = (struct counter_opts){
+		.period = e->opts.period,
+		.freq = e->opts.freq,
+		.sampling = !e->opts.exact,
+	};
+	err = drop_unsupported(e, &copts, error);
+	if (err)
+		return err;
+	warn_biased(e);
+	collector_options(e);
+	err = check_periods(e, error);
+	if (err)
+		return err;
 	if (sched_getaffinity(0, sizeof(e->affinity), &e->affinity))
 		return error__set(error, errno,
 				  "cannot read this process's CPU affinity: %s",
