@@ -44,35 +44,28 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
 	      -Iinclude -I$(OUTPUT) -MMD -MP
 
 # user/ is one folder per pipeline stage, each built into its own
-# archive. DEPS_x is what stage x may link: itself and the stages below
-# it (docs/architecture.md), so a unit test of names/ or rows/ links
-# neither libbpf nor the skeleton.
-STAGES := common names fds maps rows identity sinks pmc symbols report top cmd
-DEPS_common := common
-DEPS_names := names common
-DEPS_fds := fds names common
-DEPS_identity := identity common
-DEPS_sinks := sinks common
-DEPS_maps := maps fds names common
-# libpmc: no libbpf, no skeleton (docs/architecture.md).
-DEPS_pmc := pmc fds names common
-# ELF symbol tables, for stat --profile.
-DEPS_symbols := symbols common
-DEPS_rows := rows identity sinks fds names common
-# Offline analysis: no libbpf, no skeleton, nothing of the collector.
-DEPS_report := report sinks common
-# The live view: the screen sink, over the rows' vocabulary.
-DEPS_top := top sinks common
-DEPS_cmd := cmd top report pmc symbols rows maps identity sinks fds names common
-# Only these stages need external libraries.
-EXTLIBS_common := -lm
-EXTLIBS_names := -lpfm
-EXTLIBS_sinks := -lz -lisal -lmicrohttpd -pthread
-EXTLIBS_maps := -lbpf -lelf -lz
-EXTLIBS_pmc := -pthread
-EXTLIBS_symbols := -lelf
-EXTLIBS_report := -lz -lisal -pthread -lm
-EXTLIBS_top := -lncursesw
+# archive. user/layers is the one table of which stage may use which
+# (docs/architecture.md quotes it, tests/integration/test_layout.sh and
+# test_link_layers.sh hold the sources and archives to it): a line
+# "STAGE | USES | TYPES | LIBRARIES" a stage. Read here into STAGES,
+# USES_x (the direct uses), EXTLIBS_x (the libraries x's objects need)
+# and DEPS_x, what stage x links: itself and the closure of its uses,
+# so that a unit test of names/ or rows/ links neither libbpf nor the
+# skeleton.
+LAYERS := user/layers
+comma := ,
+# Each line as one word, STAGE|a,b|-|-lx,-ly: "-" an empty field.
+layer_lines := $(shell sed -e '/^\#/d' -e '/^[[:space:]]*$$/d' \
+	-e 's/[[:space:]]*|[[:space:]]*/|/g' -e 's/[[:space:]][[:space:]]*/,/g' \
+	-e 's/||/|-|/g' -e 's/||/|-|/g' -e 's/|$$/|-/' $(LAYERS))
+layer_field = $(filter-out -,$(subst $(comma), ,$(word $(2),$(subst |, ,$(1)))))
+layer_closure = $(1) $(foreach u,$(USES_$(1)),$(call layer_closure,$(u)))
+STAGES := $(foreach l,$(layer_lines),$(call layer_field,$(l),1))
+$(foreach l,$(layer_lines),\
+	$(eval USES_$(call layer_field,$(l),1) := $(call layer_field,$(l),2))\
+	$(eval EXTLIBS_$(call layer_field,$(l),1) := $(call layer_field,$(l),4)))
+$(foreach s,$(STAGES),\
+	$(eval DEPS_$(s) := $(s) $(filter-out $(s),$(sort $(call layer_closure,$(s))))))
 
 # A stage's archive is $(OUTPUT)/libSTAGE.a, but for pmc's: libpmc.a is
 # the library we install (libpmc, below), so the stage is libpmc-stage.a.

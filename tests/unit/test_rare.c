@@ -105,14 +105,6 @@ static void test_nothing_counted(void)
 	ASSERT_TRUE(isinf(out[0].rel_err), "with no bound on their error");
 }
 
-/* rows/self.c's other rows read BPF statistics: none here. */
-int collector__prog_stats(struct collector *c, struct prog_stats *out)
-{
-	(void)c;
-	memset(out, 0, sizeof(*out));
-	return 0;
-}
-
 /* A sink that keeps the event and value of each row. */
 struct gauges {
 	int nr;

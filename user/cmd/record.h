@@ -55,52 +55,10 @@ struct record_env {
 
 extern const struct cmd_spec record_spec;
 
-/* -d's seconds, with at most 3 decimals: "2", "1.5". 0 or -EINVAL. */
-int parse_seconds_ms(const char *s, uint64_t *ms);
-
-struct sink;
-
-/*
- * What another command changes in record's run: `bpmc top` is record
- * with its screen in place of the files, so there is one collector and
- * one rows stage. All NULL: record itself.
- */
-struct record_hooks {
-	/* Takes every row, instead of the CSV and Prometheus. */
-	struct sink *sink;
-	/* Once everything is open, before the first interval; non-zero
-	 * stops the run (printed by the hook). */
-	int (*started)(void *ctx);
-	/* Waits until CLOCK_MONOTONIC reaches until_ns, or less (a key);
-	 * true: stop now, as SIGTERM would. */
-	bool (*wait)(void *ctx, uint64_t until_ns);
-	/* Before the skeleton goes, whatever happened. */
-	void (*stopping)(void *ctx);
-	void *ctx;
-	const char *command; /* for the refusals: "top" */
-};
-
-/*
- * Runs record from a parsed env, to the end; returns the exit status.
- * With hooks, SIGHUP stops the run (a terminal went) instead of
- * rotating files, and no status line is drawn.
- */
-int record_run(struct record_env *env, const struct record_hooks *hooks);
-
 /*
  * Fills env from argv. 0: go on; otherwise -ECANCELED or -EINVAL, with
  * --help or the refusal printed (cmd_exit_status() gives the status).
  */
 int record_parse_args(int argc, char **argv, struct record_env *env);
-
-struct collector_opts;
-struct error;
-/* Refuses a --max-keys whose counts maps, full, would not fit in the
- * memory this process can still take (identity/memory_room.h). */
-int record_check_max_keys(const struct collector_opts *opts, struct error *err);
-
-/* True when the effective capabilities cover BPF and perf_event; else
- * missing names what is lacking. */
-bool record_has_capabilities(char *missing, size_t len);
 
 #endif

@@ -1,52 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
-#include <linux/capability.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cmd/collect.h"
 #include "cmd/opts.h"
 #include "cmd/record.h"
 #include "common/scope.h"
 #include "common/util.h"
-#include "identity/memory_room.h"
-#include "maps/collector.h"
 #include "sinks/prom.h"
 #include "sinks/prom_http.h"
-
-/* Seconds with at most 3 decimals, up to 100 years: "2", "1.5", "0.25". */
-int parse_seconds_ms(const char *s, uint64_t *ms)
-{
-	uint64_t whole = 0, frac = 0, scale = 1000;
-	const char *p = s;
-
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		whole = whole * 10 + (*p - '0');
-		if (whole > 100ull * 365 * 86400)
-			return -ERANGE;
-	}
-	if (*p == '.') {
-		if (!isdigit((unsigned char)*++p))
-			return -EINVAL;
-		for (; isdigit((unsigned char)*p); p++) {
-			if (scale == 1)
-				return -EINVAL; /* finer than a millisecond */
-			scale /= 10;
-			frac += (*p - '0') * scale;
-		}
-	}
-	if (*p)
-		return -EINVAL;
-	*ms = whole * 1000 + frac;
-	return *ms ? 0 : -EINVAL;
-}
 
 /* False with errno set (ENOTDIR for a file) when path is no directory. */
 static bool is_directory(const char *path)
@@ -462,57 +430,4 @@ int record_parse_args(int argc, char **argv, struct record_env *env)
 	else
 		return 0;
 	return -EINVAL;
-}
-
-/* The largest --max-keys whose counts fit in room bytes, 0 for none. */
-static uint64_t max_keys_within(struct collector_opts o, uint64_t room)
-{
-	uint64_t lo = 0, hi = 1 << 24, mid;
-
-	while (lo < hi) {
-		mid = (lo + hi + 1) / 2;
-		o.max_keys = mid;
-		if (collector__keys_bytes(&o) <= room)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-int record_check_max_keys(const struct collector_opts *o, struct error *err)
-{
-	uint64_t cost = collector__keys_bytes(o);
-	struct memory_room room;
-
-	if (memory_room__read(&room) || cost <= room.bytes)
-		return 0;
-	return error__set(
-		err, ENOMEM,
-		"'--max-keys %u' needs up to %llu bytes (%.1f MiB: %llu a key with %d event%s, the maps full, the interval's copy and the entries' keeping), and %s leaves %llu: want --max-keys %llu or less",
-		o->max_keys, (unsigned long long)cost, cost / 1048576.0,
-		(unsigned long long)(cost / o->max_keys), o->nr_events,
-		o->nr_events == 1 ? "" : "s", room.bound,
-		(unsigned long long)room.bytes,
-		(unsigned long long)max_keys_within(*o, room.bytes));
-}
-
-bool record_has_capabilities(char *missing, size_t len)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {};
-	bool admin, bpf, perfmon;
-
-	if (syscall(SYS_capget, &hdr, data))
-		return true; /* cannot tell: let the kernel decide */
-#define HAS(cap) (data[(cap) / 32].effective & (1u << ((cap) % 32)))
-	admin = HAS(CAP_SYS_ADMIN);
-	bpf = HAS(CAP_BPF) || admin;
-	perfmon = HAS(CAP_PERFMON) || admin;
-#undef HAS
-	snprintf(missing, len, "%s%s%s", bpf ? "" : "CAP_BPF",
-		 !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
-	return bpf && perfmon;
 }

@@ -54,9 +54,7 @@ int record_outputs__open(struct record_outputs *o, const struct record_env *env,
 	int ret;
 
 	o->listen_fd = -1;
-	o->rows = o->screen ? o->screen : &o->csv;
-	if (o->screen)
-		return 0;
+	o->rows = &o->csv;
 	o->csv.notice = on_notice;
 	ret = csv_sink__new(&o->csv, &cfg);
 	if (ret)

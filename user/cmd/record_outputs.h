@@ -23,9 +23,6 @@
 struct record_outputs {
 	struct sink csv, prom, tee;
 	struct sink *rows; /* where the rows go: the CSV, or the tee */
-	/* Set before open: top's screen takes the rows, and no file is
-	 * opened (the CSV and Prometheus sinks stay unset). */
-	struct sink *screen;
 	struct prom_latest *latest; /* with --listen */
 	struct prom_http *http;
 	int listen_fd; /* bound at open, the server's once it serves */

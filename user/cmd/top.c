@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpmc top: record's collector and rows stage with top's screen as the
- * sink (top/top.h), so that what it shows is what record would write.
+ * bpmc top: the engine (engine/engine.h) that record runs, with top's
+ * screen as the sink (top/top.h), so that what it shows is what record
+ * would write.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "cmd/collect.h"
 #include "cmd/commands.h"
+#include "cmd/held_stderr.h"
 #include "cmd/opts.h"
-#include "cmd/record.h"
 #include "common/scope.h"
 #include "common/util.h"
+#include "engine/engine.h"
 #include "top/top.h"
 
 enum {
@@ -89,7 +90,7 @@ static const struct cmd_spec top_spec = {
 };
 
 struct top_args {
-	struct record_env env;
+	struct engine_opts env;
 	enum top_scope by;
 	bool batch;
 	long width;
@@ -192,113 +193,38 @@ static int batch_width(const struct top_args *a)
 	return 160;
 }
 
-/*
- * While the screen is up, stderr goes to memory: a warning written over
- * the screen would tear it. It is printed once the terminal is back.
- */
-struct held_stderr {
-	int saved, mem;
-	off_t seen; /* bytes already shown on the bottom line */
-	uint64_t dropped; /* bytes let go to stay under HELD_MAX */
-};
-
-/* A day of a warning an interval fits; beyond, the oldest go. */
-#define HELD_MAX (1 << 20)
-
-static void hold_stderr(struct held_stderr *h)
-{
-	fflush(stderr);
-	h->mem = memfd_create("bpmc-top-stderr", MFD_CLOEXEC);
-	h->saved = h->mem < 0 ? -1 : fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (h->saved < 0 || dup2(h->mem, STDERR_FILENO) < 0) {
-		if (h->mem >= 0)
-			close(h->mem);
-		if (h->saved >= 0)
-			close(h->saved);
-		h->mem = h->saved = -1; /* then warnings show, torn */
-	}
-}
-
-static void release_stderr(struct held_stderr *h)
-{
-	char buf[4096];
-	ssize_t n;
-
-	if (h->saved < 0)
-		return;
-	fflush(stderr);
-	dup2(h->saved, STDERR_FILENO);
-	if (h->dropped)
-		p_warn("%llu bytes of warnings from while the screen was up were dropped; the last ones follow",
-		       (unsigned long long)h->dropped);
-	close(h->saved);
-	lseek(h->mem, 0, SEEK_SET);
-	while ((n = read(h->mem, buf, sizeof(buf))) > 0)
-		if (write(STDERR_FILENO, buf, n) != n)
-			break;
-	close(h->mem);
-	h->saved = h->mem = -1;
-}
-
 struct top_run {
 	struct top *top;
 	bool screen;
 	struct held_stderr held;
 };
 
-static int on_started(void *ctx)
+/* The screen, once everything is open; stderr is held while it is up. */
+static int start_screen(struct top_run *run)
 {
-	struct top_run *run = ctx;
 	struct error error = {};
 	int err;
 
 	if (!run->screen)
 		return 0;
-	hold_stderr(&run->held);
+	held_stderr__hold(&run->held);
 	err = top__start_screen(run->top, &error);
 	if (err) {
-		release_stderr(&run->held);
+		held_stderr__release(&run->held);
 		p_err("%s", error__why(&error, err));
 		return -ENOTTY;
 	}
 	return 0;
 }
 
-/*
- * The newest line written to the held stderr since the last look goes
- * to the screen's bottom line, so that a warning (samples lost, a CPU
- * gone) is seen when it happens.
- */
+/* A warning shows on the screen's bottom line when it happens. */
 static void show_new_warning(struct top_run *run)
 {
-	struct held_stderr *h = &run->held;
-	off_t size = h->mem < 0 ? 0 : lseek(h->mem, 0, SEEK_CUR);
-	char buf[512], *line, *nl;
-	size_t want;
-	ssize_t n;
+	char buf[512];
+	const char *line = held_stderr__newest(&run->held, buf, sizeof(buf));
 
-	if (size <= h->seen)
-		return;
-	want = size - h->seen < (off_t)sizeof(buf) - 1 ?
-		       (size_t)(size - h->seen) :
-		       sizeof(buf) - 1;
-	n = pread(h->mem, buf, want, size - want);
-	h->seen = size;
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	nl = strrchr(buf, '\n');
-	line = nl ? nl + 1 : buf;
-	top__say(run->top, line);
-	if (size > HELD_MAX) {
-		/* fd 2 shares this file's offset: both start again at 0. */
-		h->dropped += size;
-		if (!ftruncate(h->mem, 0))
-			lseek(h->mem, 0, SEEK_SET);
-		h->seen = 0;
-	}
+	if (line)
+		top__say(run->top, line);
 }
 
 static bool on_wait(void *ctx, uint64_t until_ns)
@@ -310,12 +236,64 @@ static bool on_wait(void *ctx, uint64_t until_ns)
 }
 
 /* Before the collector goes: the terminal first, then the warnings. */
-static void on_stopping(void *ctx)
+static void stop_screen(struct top_run *run)
 {
-	struct top_run *run = ctx;
-
 	top__stop_screen(run->top);
-	release_stderr(&run->held);
+	held_stderr__release(&run->held);
+}
+
+/* The engine's run, with the screen up; the exit status. */
+static int top_run(struct top_run *run, const struct engine_opts *opts)
+{
+	const struct engine_ops ops = {
+		.say = collect_say,
+		.wait = on_wait,
+		.stop = &collect_stop,
+		.ctx = run,
+	};
+	struct error error = {};
+	struct engine *e;
+	char missing[64];
+	int err, ret = EXIT_USAGE;
+
+	if (!collect_has_capabilities(missing, sizeof(missing))) {
+		p_err("top needs root, or %s (this process lacks them)",
+		      missing);
+		return EXIT_USAGE;
+	}
+	err = engine__new(&e, opts, &ops, &error);
+	if (err) {
+		p_err("%s", error__why(&error, err));
+		return EXIT_USAGE;
+	}
+	/* SIGHUP too: the terminal went. */
+	collect_catch_signals(true);
+	err = engine__setup(e, &error);
+	if (err) {
+		p_err("%s", error__why(&error, err));
+		goto out;
+	}
+	ret = 1;
+	err = engine__start(e, &error);
+	if (err) {
+		p_err("%s", error__why(&error, err));
+		goto out;
+	}
+	err = start_screen(run);
+	if (!err) {
+		err = engine__run(e, top__sink(run->top), &error);
+		if (err)
+			p_err("%s", error__why(&error, err));
+	}
+	if (!err || err == -EPIPE)
+		ret = 0;
+	engine__end(e);
+out:
+	stop_screen(run);
+	engine__stop(e);
+	collect_say_totals(e, opts->max_keys);
+	engine__free(e);
+	return ret;
 }
 
 int cmd_top(int argc, char **argv)
@@ -331,13 +309,7 @@ int cmd_top(int argc, char **argv)
 		.by = TOP_CONTAINER,
 	};
 	struct top_run run = { .held = { .saved = -1, .mem = -1 } };
-	struct record_hooks hooks = {
-		.started = on_started,
-		.wait = on_wait,
-		.stopping = on_stopping,
-		.ctx = &run,
-		.command = "top",
-	};
+	struct top_config cfg;
 	struct error error = {};
 	char host[256] = "";
 	int first, err, ret;
@@ -357,9 +329,12 @@ int cmd_top(int argc, char **argv)
 	/* Every grouping the keys can switch to is made each interval. */
 	a.env.scopes = SCOPE_CGROUP | SCOPE_PROCESS | SCOPE_CONTAINER |
 		       (a.by == TOP_THREAD ? SCOPE_THREAD : 0);
+	a.env.row_scopes = a.env.scopes;
 	a.env.self_stats = true; /* the header's BPF cost */
+	a.env.verbose = verbose;
 	gethostname(host, sizeof(host) - 1);
-	struct top_config cfg = {
+	a.env.host = host;
+	cfg = (struct top_config){
 		.host = host,
 		.nr_cpus = sysconf(_SC_NPROCESSORS_ONLN),
 		.interval_ms = a.env.interval_ms,
@@ -375,8 +350,7 @@ int cmd_top(int argc, char **argv)
 		return 1;
 	}
 	run.screen = !a.batch;
-	hooks.sink = top__sink(run.top);
-	ret = record_run(&a.env, &hooks);
+	ret = top_run(&run, &a.env);
 	top__free(run.top);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include "collect.h"
 #include "common/error.h"
 #include "fds/counters.h"
+#include "maps/interval_data.h"
 
 struct collector_opts {
 	bool key_tgid; /* process or thread rows requested */
@@ -96,28 +97,6 @@ struct collector_features {
 int collector__probe(const struct collector_opts *opts,
 		     struct collector_features *f, struct error *err);
 
-/*
- * What one interval attributed: one entry per distinct key. The values
- * are packed as the counts maps hold them, value_size bytes apart (a
- * struct bpmc_value cut after the run's last event; 0 is the whole
- * struct): read them with interval_data__value(), never past nr_events.
- */
-struct interval_data {
-	struct bpmc_key *keys;
-	void *values;
-	size_t value_size;
-	size_t nr, cap;
-	uint64_t drops[BPMC_DROP_NR]; /* lost in this interval */
-};
-
-static inline const struct bpmc_value *
-interval_data__value(const struct interval_data *d, size_t i)
-{
-	size_t size = d->value_size ? d->value_size : sizeof(struct bpmc_value);
-
-	return (const struct bpmc_value *)((const char *)d->values + i * size);
-}
-
 struct collector;
 
 /* Opens, configures and loads the BPF object; err says why not. */
@@ -178,9 +157,5 @@ int collector__take_new_cgroups(struct collector *c,
 					   const struct bpmc_cgroup_event *e),
 				void *ctx);
 void collector__destroy(struct collector *c);
-
-/* Room for nr entries in all (0, or -ENOMEM). */
-int interval_data__reserve(struct interval_data *data, size_t nr);
-void interval_data__free(struct interval_data *data);
 
 #endif

@@ -6,8 +6,8 @@
 #include <bpf/bpf.h>
 
 #include "common/hash_index.h"
-#include "maps/collector.h"
 #include "maps/entries.h"
+#include "maps/interval_data.h"
 
 enum entry_state {
 	ENTRY_FREE, /* on the free list, or never handed out */

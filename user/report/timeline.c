@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/row.h"
 #include "report/timeline.h"
 
 struct tick {
@@ -108,7 +109,8 @@ int timeline__series_rows(struct report *r, struct report_row *keys,
 		int64_t at = bucket_ms ?
 				     (ticks[t].time + 1) * (int64_t)bucket_ms :
 				     ticks[t].time;
-		const char *time = report__keep(r, report__time_text(at));
+		const char *time =
+			report_row__keep(r, report_row__time_text(at));
 
 		if (!time) {
 			err = -ENOMEM;
@@ -116,7 +118,7 @@ int timeline__series_rows(struct report *r, struct report_row *keys,
 		}
 		for (unsigned k = 0; k < nr_keys; k++) {
 			const struct agg_entry *base = entries[k], *e;
-			int host = report__row_host(r, base);
+			int host = report_row__host(r, base);
 			uint32_t len = base->key_len;
 
 			if (ticks[t].host != host)
@@ -142,7 +144,7 @@ int timeline__series_rows(struct report *r, struct report_row *keys,
 			memset(&rows[n], 0, sizeof(rows[n]));
 			res->nr_key_cols =
 				0; /* values only: the key is the base row's */
-			err = report__fill_row(r, &rows[n], e, key_src, ev_map,
+			err = report_row__fill(r, &rows[n], e, key_src, ev_map,
 					       r->events.nr, ticks[t].seconds,
 					       NULL);
 			res->nr_key_cols = nr_cols;
@@ -205,7 +207,7 @@ int timeline__chart(struct report *r, const struct agg_entry **entries,
 		s->values[i] = NAN;
 	for (unsigned k = 0; k < res->nr_rows && !err; k++) {
 		const struct agg_entry *base = entries[k];
-		int host = report__row_host(r, base);
+		int host = report_row__host(r, base);
 		char kb[sizeof(((struct agg_key *)0)->buf)];
 
 		for (size_t t = 0; t < nr_ticks && !err; t++) {
@@ -223,7 +225,7 @@ int timeline__chart(struct report *r, const struct agg_entry **entries,
 			e = agg_table__find(&r->scan.keys, kb, len,
 					    agg_hash(kb, len));
 			res->nr_key_cols = 0; /* values only */
-			err = report__fill_row(r, &row, e, key_src, ev_map,
+			err = report_row__fill(r, &row, e, key_src, ev_map,
 					       e ? r->events.nr : 0,
 					       ticks[t].seconds, NULL);
 			res->key_cols = cols;

@@ -1,25 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What report.c and timeline.c share, and no one else. */
+/*
+ * The report's time: the rows of --series, the chart's series of --html
+ * and the chart's step when none is given.
+ */
 #ifndef BPMC_REPORT_TIMELINE_H
 #define BPMC_REPORT_TIMELINE_H
 
 #include "report/report.h"
 
-/* report.c's, for the timeline's rows. */
-
-/* S kept until the report is freed; NULL (S freed) without memory. */
-const char *report__keep(struct report *r, char *s);
-/* "YYYY-MM-DDTHH:MM:SS.mmmZ", malloc'ed; NULL without memory. */
-char *report__time_text(int64_t ms);
-/* The index of E's host among the scan's hosts, or -1. */
-int report__row_host(struct report *r, const struct agg_entry *e);
-/* ROW's key, cells and metrics from E (NULL: zeros) over SECONDS. */
-int report__fill_row(struct report *r, struct report_row *row,
-		     const struct agg_entry *e, const int *key_src,
-		     const int *ev_map, unsigned nr_ev_ids, double seconds,
-		     const char *time);
-
-/* timeline.c's; each 0 or -errno. */
+/* Each 0 or -errno. */
 
 /*
  * --series: each of KEYS (with their entries in ENTRIES) at every tick

@@ -12,10 +12,10 @@ static uint64_t tv_ns(const struct timeval *tv)
 	return tv->tv_sec * 1000000000ull + tv->tv_usec * 1000ull;
 }
 
-void self__init(struct self *s, struct collector *c,
+void self__init(struct self *s, const struct prog_stats *start,
 		const struct event_support *events, size_t nr_events)
 {
-	collector__prog_stats(c, &s->prog);
+	s->prog = *start;
 	getrusage(RUSAGE_SELF, &s->usage);
 	s->events = events;
 	s->nr_events = nr_events;
@@ -56,10 +56,9 @@ static struct row self_row(void)
 	};
 }
 
-int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
-		     struct sink *sink)
+int self__write_rows(struct self *s, const struct prog_stats *prog,
+		     uint64_t samples_lost, struct sink *sink)
 {
-	struct prog_stats prog;
 	struct rusage usage;
 	struct row r = self_row();
 	char rss[24];
@@ -69,11 +68,10 @@ int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 	} m[5];
 	int err = 0;
 
-	collector__prog_stats(c, &prog);
 	getrusage(RUSAGE_SELF, &usage);
 	m[0].event = "bpf_run_time_ns";
-	m[0].count = prog.run_time_ns - s->prog.run_time_ns;
-	m[0].samples = prog.runs - s->prog.runs;
+	m[0].count = prog->run_time_ns - s->prog.run_time_ns;
+	m[0].samples = prog->runs - s->prog.runs;
 	m[1].event = "cpu_user_ns";
 	m[1].count = tv_ns(&usage.ru_utime) - tv_ns(&s->usage.ru_utime);
 	m[2].event = "cpu_system_ns";
@@ -99,7 +97,7 @@ int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
 	}
 	if (!err)
 		err = write_supported(s, r, sink);
-	s->prog = prog;
+	s->prog = *prog;
 	s->usage = usage;
 	return err;
 }

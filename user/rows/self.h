@@ -17,17 +17,21 @@ struct self {
 	size_t nr_events;
 };
 
-/* Takes the starting point; events must outlive s. */
-void self__init(struct self *s, struct collector *c,
+/*
+ * Takes the starting point: start is the BPF programs' statistics now
+ * (collector__prog_stats(), which the engine reads: rows/ calls nothing
+ * of maps/); events must outlive s.
+ */
+void self__init(struct self *s, const struct prog_stats *start,
 		const struct event_support *events, size_t nr_events);
 /*
  * Writes this interval's rows: bpf_run_time_ns (samples: the runs),
  * cpu_user_ns, cpu_system_ns, peak_rss_bytes and samples_lost, which
  * is written even when 0, then a gauge event_supported:EVENT (1 or 0)
- * per event asked for.
+ * per event asked for. prog: the BPF programs' statistics now.
  */
-int self__write_rows(struct self *s, struct collector *c, uint64_t samples_lost,
-		     struct sink *sink);
+int self__write_rows(struct self *s, const struct prog_stats *prog,
+		     uint64_t samples_lost, struct sink *sink);
 /*
  * Sampling mode (v7): a gauge sampling_rel_err:EVENT per event whose
  * system row counted something this interval, the relative error its

@@ -16,16 +16,6 @@
 #include "sinks/sink.h"
 #include "sinks/publish_parts.h"
 
-void publish_notice(const struct publisher *p, bool warning, const char *fmt,
-		    ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	notice__vsay(p->o.notice, p->o.notice_ctx, warning, fmt, ap);
-	va_end(ap);
-}
-
 int publisher__new(struct publisher **out, const struct publish_opts *opts,
 		   uint64_t first_start_ns, struct error *err)
 {
@@ -128,22 +118,6 @@ bool publisher__rotation_due(const struct publisher *p, uint64_t start_ns)
 	    start_ns / 1000000000ull / p->o.rotate_s != p->period)
 		return true;
 	return p->o.rotate_bytes && p->size >= p->o.rotate_bytes;
-}
-
-int publish_write_all(int fd, const char *buf, size_t n, uint64_t at)
-{
-	size_t done = 0;
-	ssize_t w;
-
-	while (done < n) {
-		w = pwrite(fd, buf + done, n - done, at + done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		done += w;
-	}
-	return 0;
 }
 
 /*
@@ -270,46 +244,6 @@ int publisher__append(struct publisher *p, const char *data, size_t len,
 		}
 	}
 	return 0;
-}
-
-/* rename without replacing; where the filesystem cannot (EINVAL), a
- * hard link does the same: it fails if the name exists. */
-static int rename_noreplace(int dirfd, const char *from, const char *to)
-{
-	if (!renameat2(dirfd, from, dirfd, to, RENAME_NOREPLACE))
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -errno;
-	if (linkat(dirfd, from, dirfd, to, 0))
-		return -errno;
-	return unlinkat(dirfd, from, 0) ? -errno : 0;
-}
-
-/* Moves a whole partial to a free final name; final gets the name. */
-int publish_partial(struct publisher *p, int fd, const char *partial,
-		    char *final, size_t len)
-{
-	char stem[NAME_LEN], want[NAME_LEN + 16];
-	const char *ext = publish_ext_of(final);
-	int err;
-
-	if (fsync(fd))
-		return -errno;
-	snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(final) - strlen(ext)),
-		 final);
-	snprintf(want, sizeof(want), "%s", final);
-	for (unsigned seq = 1;; seq++) {
-		err = rename_noreplace(p->dirfd, partial, want);
-		if (err != -EEXIST || seq == 1000)
-			break;
-		snprintf(want, sizeof(want), "%s-%u%s", stem, seq, ext);
-	}
-	if (err)
-		return err;
-	if (strlen(want) >= len)
-		return -ENAMETOOLONG;
-	memcpy(final, want, strlen(want) + 1);
-	return fsync(p->dirfd) ? -errno : 0;
 }
 
 int publisher__publish(struct publisher *p, struct error *err)
