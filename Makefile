@@ -33,6 +33,7 @@ SAN_FLAGS :=
 endif
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
+OBJCOPY ?= objcopy
 BPFTOOL ?= bpftool
 CC ?= cc
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
@@ -248,10 +249,20 @@ $(OUTPUT)/pic/objects: FORCE
 	$(Q)echo $(PMC_PIC_OBJS) > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects
+# The archive's one member is every object linked into one (-r), with
+# only what PMC_MAP exports left global, as libpmc.so: a static user
+# sees no internal name of ours (error__set, cpus_online...) to clash
+# with its own.
+PMC_KEEP := $(OUTPUT)/pic/libpmc.keep
+$(PMC_KEEP): $(PMC_MAP) | $(OUTPUT)
+	$(Q)mkdir -p $(@D)
+	$(Q)sed -n '/global:/,/local:/{s/[[:space:];]//g;/^[a-z_*]*$$/p}' $< > $@
+$(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects $(PMC_KEEP)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@
-	$(Q)ar rcs $@ $(PMC_PIC_OBJS)
+	$(Q)rm -f $@ $(OUTPUT)/pic/libpmc.o
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -r -nostdlib -o $(OUTPUT)/pic/libpmc.o $(PMC_PIC_OBJS)
+	$(Q)$(OBJCOPY) --wildcard --keep-global-symbols=$(PMC_KEEP) $(OUTPUT)/pic/libpmc.o
+	$(Q)ar rcs $@ $(OUTPUT)/pic/libpmc.o
 
 $(PMC_SO): $(PMC_PIC_OBJS) $(PMC_MAP) $(OUTPUT)/pic/objects
 	$(call msg,LINK-SO,$@)

@@ -170,7 +170,8 @@ static bool table_get(const char *table, struct vx_table *t)
 
 	memset(t, 0, sizeof(*t));
 	pfm_for_all_pmus(pmu) {
-		if (pfm_pmu_get(pmu, &info) && !strcasecmp(info.name, table))
+		if (libpfm__pmu_get(pmu, &info) &&
+		    !strcasecmp(info.name, table))
 			break;
 	}
 	if (pmu >= PFM_PMU_MAX)
@@ -538,7 +539,7 @@ int main(int argc, char **argv)
 {
 	struct error e = {};
 
-	if (pfm__init(&e)) {
+	if (libpfm__init(&e)) {
 		printf("FAIL init: %s\n", e.msg);
 		return 1;
 	}

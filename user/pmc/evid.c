@@ -157,7 +157,7 @@ int evid__core_pmu(void)
 	if (!names_handle(NULL)) {
 		table = events__core_table(reg.names);
 		if (table && *table)
-			pmu = pfm_pmu_by_name(table);
+			pmu = libpfm__pmu_by_name(table);
 	}
 	pthread_mutex_unlock(&reg.lock);
 	return pmu;
