@@ -38,11 +38,30 @@ BPFTOOL ?= bpftool
 CC ?= cc
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 
+# CFLAGS, CPPFLAGS and LDFLAGS are the user's (`make CFLAGS=-O0
+# CPPFLAGS=-DX LDFLAGS=-Wl,-z,now`): ours are added to theirs (override),
+# CPPFLAGS reaches every compile, BPF's included (an -I of libbpf's
+# headers is wanted there too), LDFLAGS every link.
 CFLAGS ?= -g -O2
-CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP $(SAN_FLAGS)
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
-	      -Iinclude -I$(OUTPUT) -MMD -MP
+# The kernel tools' EXTRA_WARNINGS (tools/scripts/Makefile.include)
+# but -Wdeclaration-after-statement: gnu11 declarations where a value is
+# first known are this code's style (28 of them), not a bug class.
+# -Wstrict-aliasing=3 is gcc's alone. WERROR=1 (CI) makes them errors.
+EXTRA_WARNINGS := -Wbad-function-cast -Wformat-security -Wformat-y2k \
+	-Winit-self -Wmissing-declarations -Wmissing-prototypes \
+	-Wnested-externs -Wno-system-headers -Wold-style-definition -Wpacked \
+	-Wredundant-decls -Wstrict-prototypes -Wswitch-default -Wswitch-enum \
+	-Wundef -Wwrite-strings -Wformat -Wshadow \
+	$(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1)),,-Wstrict-aliasing=3)
+WERROR ?= 0
+# Build paths stay out of the binaries (debug info, __FILE__).
+PREFIX_MAP := -ffile-prefix-map=$(CURDIR)/=
+override CFLAGS += -Wall -Wextra -Wno-unused-parameter $(EXTRA_WARNINGS) \
+	  $(if $(filter 1,$(WERROR)),-Werror) -std=gnu11 -D_GNU_SOURCE \
+	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP $(PREFIX_MAP) $(SAN_FLAGS)
+BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
+	      $(if $(filter 1,$(WERROR)),-Werror) $(PREFIX_MAP) \
+	      -I$(dir $(VMLINUX_H)) -Iinclude -I$(OUTPUT) -MMD -MP
 
 # user/ is one folder per pipeline stage, each built into its own
 # archive. DEPS_x is what stage x may link: itself and the stages below
@@ -194,9 +213,9 @@ $(OUTPUT) $(OUTPUT)/tests $(OUTPUT)/bench $(OUTPUT)/fuzz:
 	$(Q)mkdir -p $@
 
 # -g debug info only goes: BTF stays, and the skeleton embeds 1/7th.
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) $(BPF_ARCH_STAMP) | $(OUTPUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(CPPFLAGS) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
@@ -222,7 +241,7 @@ $(filter $(OUTPUT)/user/maps/%.o,$(USER_OBJS)): | $(SKELS)
 $(OUTPUT)/user/%.o: user/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 define stage_archive
 $(call stage_ar,$(1)): $(filter $(OUTPUT)/user/$(1)/%.o,$(USER_OBJS))
@@ -234,13 +253,13 @@ $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
 $(BPMC_BIN): $(call stage_archives,cmd)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ -Wl,--start-group $^ -Wl,--end-group \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ -Wl,--start-group $^ -Wl,--end-group \
 		$(call stage_ldlibs,cmd)
 
 $(OUTPUT)/pic/user/%.o: user/%.c
 	$(call msg,CC-PIC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
 # The list of those objects, rewritten when it changes, so that a source
 # removed or renamed in user/pmc/ leaves no stale member in the library.
@@ -260,13 +279,13 @@ $(PMC_KEEP): $(PMC_MAP) | $(OUTPUT)
 $(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects $(PMC_KEEP)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ $(OUTPUT)/pic/libpmc.o
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -r -nostdlib -o $(OUTPUT)/pic/libpmc.o $(PMC_PIC_OBJS)
+	$(Q)$(CC) $(CFLAGS) -r -nostdlib -o $(OUTPUT)/pic/libpmc.o $(PMC_PIC_OBJS)
 	$(Q)$(OBJCOPY) --wildcard --keep-global-symbols=$(PMC_KEEP) $(OUTPUT)/pic/libpmc.o
 	$(Q)ar rcs $@ $(OUTPUT)/pic/libpmc.o
 
 $(PMC_SO): $(PMC_PIC_OBJS) $(PMC_MAP) $(OUTPUT)/pic/objects
 	$(call msg,LINK-SO,$@)
-	$(Q)$(CC) $(CFLAGS) -shared -fPIC -Wl,-soname,$(PMC_SONAME) \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -fPIC -Wl,-soname,$(PMC_SONAME) \
 		-Wl,--version-script=$(PMC_MAP) $(PMC_SO_LDFLAGS) \
 		-o $@ $(PMC_PIC_OBJS) $(PMC_LDLIBS)
 
@@ -289,13 +308,13 @@ $(OUTPUT)/libpmc.pc: scripts/libpmc.pc.in FORCE | $(OUTPUT)
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $$(call stage_archives,$$(STAGE_test_$$*)) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_test_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_test_$*))
 
 $(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_$*)) $(LDLIBS_$*)
 
@@ -303,13 +322,13 @@ $(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/b
 STAGE_helper_csv_writer := sinks
 $(OUTPUT)/tests/%: tests/helpers/%.c $$(call stage_archives,$$(STAGE_helper_$$*)) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_helper_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_helper_$*)) -pthread -lbpf -lelf -lz
 
 $(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call stage_archives,$$(STAGE_fuzz_$$*)) | $(OUTPUT)/fuzz
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_fuzz_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_fuzz_$*))
 

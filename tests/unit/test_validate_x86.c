@@ -362,6 +362,8 @@ static void count(struct tally *t, enum verdict v, const struct vx_entry *e,
 		TEST__FAIL("validate_x86", "validate_x86.c:%d %s (%s): %s",
 			   e->line, e->name, as, why);
 		break;
+	default:
+		break;
 	}
 }
 

@@ -149,6 +149,7 @@ static void make_config(struct report *r, const struct report_opts *o)
 		case DIM_COMM:
 			key_add(c, KF_COMM);
 			break;
+		case DIM__NR:
 		default:
 			break;
 		}
