@@ -132,6 +132,7 @@ STAGE_test_report_scan := report
 STAGE_test_report_html := report
 STAGE_export_cost := cmd
 STAGE_map_take_floor := maps
+STAGE_bpf_verifier := maps
 STAGE_keys_cost := maps
 STAGE_resolve_cost := identity
 STAGE_rows_cost := rows
