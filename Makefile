@@ -55,7 +55,7 @@ EXTRA_WARNINGS := -Wbad-function-cast -Wformat-security -Wformat-y2k \
 	$(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1)),,-Wstrict-aliasing=3)
 WERROR ?= 0
 # Build paths stay out of the binaries (debug info, __FILE__).
-PREFIX_MAP := -ffile-prefix-map=$(CURDIR)/=
+PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
 override CFLAGS += -Wall -Wextra -Wno-unused-parameter $(EXTRA_WARNINGS) \
 	  $(if $(filter 1,$(WERROR)),-Werror) -std=gnu11 -D_GNU_SOURCE \
 	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP $(PREFIX_MAP) $(SAN_FLAGS)
