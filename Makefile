@@ -272,7 +272,8 @@ $(OUTPUT)/pic/objects: FORCE
 # The archive's one member is every object linked into one (-r), with
 # only what PMC_MAP exports left global, as libpmc.so: a static user
 # sees no internal name of ours (error__set, cpus_online...) to clash
-# with its own.
+# with its own. No CFLAGS there: clang -fsanitize=... -r would link the
+# sanitizers' runtime into it, which the program brings itself.
 PMC_KEEP := $(OUTPUT)/pic/libpmc.keep
 $(PMC_KEEP): $(PMC_MAP) | $(OUTPUT)
 	$(Q)mkdir -p $(@D)
@@ -280,7 +281,7 @@ $(PMC_KEEP): $(PMC_MAP) | $(OUTPUT)
 $(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects $(PMC_KEEP)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ $(OUTPUT)/pic/libpmc.o
-	$(Q)$(CC) $(CFLAGS) -r -nostdlib -o $(OUTPUT)/pic/libpmc.o $(PMC_PIC_OBJS)
+	$(Q)$(CC) -r -nostdlib -o $(OUTPUT)/pic/libpmc.o $(PMC_PIC_OBJS)
 	$(Q)$(OBJCOPY) --wildcard --keep-global-symbols=$(PMC_KEEP) $(OUTPUT)/pic/libpmc.o
 	$(Q)ar rcs $@ $(OUTPUT)/pic/libpmc.o
 

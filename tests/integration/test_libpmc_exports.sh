@@ -44,6 +44,7 @@ cat >"$TMP/clash.c" <<'C'
 #include <stdio.h>
 int verbose = 42;
 static int called;
+static volatile unsigned long x;
 int cpus_online(void) { return ++called, 1000; }
 int cpus_possible(void) { return ++called, 1000; }
 void error__set(void *err, int code, const char *fmt, ...) { called++; }
@@ -52,7 +53,6 @@ int main(void)
 	struct pmc_counter_cfg cfg = { PMC_LINUX_EV_TASK_CLOCK, 0, 0 };
 	uint64_t v = 0;
 	int n = 0;
-	volatile unsigned long x = 0;
 	if (pmc_get_info(0, PMC_INFO_NCOUNTERS, &n) ||
 	    pmc_control(0, PMC_OP_CONFIGURE, &cfg) ||
 	    pmc_control(0, PMC_OP_START, NULL))

@@ -177,3 +177,14 @@ void evid__reinit(void)
 {
 	pthread_mutex_init(&reg.lock, NULL);
 }
+
+void evid__fini(void)
+{
+	pthread_mutex_lock(&reg.lock);
+	events__free(reg.names);
+	free(reg.named);
+	reg.names = NULL;
+	reg.named = NULL;
+	reg.nr_named = reg.cap_named = 0;
+	pthread_mutex_unlock(&reg.lock);
+}

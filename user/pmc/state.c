@@ -668,6 +668,7 @@ __attribute__((destructor)) static void pmc_fini(void)
 	if (reg.kick_fd >= 0)
 		close(reg.kick_fd);
 	reg.epoll_fd = reg.kick_fd = -1;
+	evid__fini();
 }
 
 /* ---- fork: the child gets the configuration, with counts zeroed ---- */
