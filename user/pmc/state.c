@@ -539,11 +539,14 @@ static int drain_start_locked(void)
 		if (ep < 0)
 			return -errno;
 		/* Only a child's states can have fds already: watched now. */
-		for (struct thread_state *ts = reg.all; ts; ts = ts->next)
+		for (struct thread_state *ts = reg.all; ts; ts = ts->next) {
+			pthread_mutex_lock(&ts->lock);
 			for (int c = 0; c < host.nr_cpus; c++)
 				if (ts->ring_fd[c] >= 0)
 					epoll_ctl(ep, EPOLL_CTL_ADD,
 						  ts->ring_fd[c], &kick);
+			pthread_mutex_unlock(&ts->lock);
+		}
 		__atomic_store_n(&reg.epoll_fd, ep, __ATOMIC_RELEASE);
 	}
 	if (reg.kick_fd < 0) {
