@@ -33,15 +33,35 @@ SAN_FLAGS :=
 endif
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
+OBJCOPY ?= objcopy
 BPFTOOL ?= bpftool
 CC ?= cc
 ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 
+# CFLAGS, CPPFLAGS and LDFLAGS are the user's (`make CFLAGS=-O0
+# CPPFLAGS=-DX LDFLAGS=-Wl,-z,now`): ours are added to theirs (override),
+# CPPFLAGS reaches every compile, BPF's included (an -I of libbpf's
+# headers is wanted there too), LDFLAGS every link.
 CFLAGS ?= -g -O2
-CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP $(SAN_FLAGS)
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
-	      -Iinclude -I$(OUTPUT) -MMD -MP
+# The kernel tools' EXTRA_WARNINGS (tools/scripts/Makefile.include)
+# but -Wdeclaration-after-statement: gnu11 declarations where a value is
+# first known are this code's style (28 of them), not a bug class.
+# -Wstrict-aliasing=3 is gcc's alone. WERROR=1 (CI) makes them errors.
+EXTRA_WARNINGS := -Wbad-function-cast -Wformat-security -Wformat-y2k \
+	-Winit-self -Wmissing-declarations -Wmissing-prototypes \
+	-Wnested-externs -Wno-system-headers -Wold-style-definition -Wpacked \
+	-Wredundant-decls -Wstrict-prototypes -Wswitch-default -Wswitch-enum \
+	-Wundef -Wwrite-strings -Wformat -Wshadow \
+	$(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1)),,-Wstrict-aliasing=3)
+WERROR ?= 0
+# Build paths stay out of the binaries (debug info, __FILE__).
+PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
+override CFLAGS += -Wall -Wextra -Wno-unused-parameter $(EXTRA_WARNINGS) \
+	  $(if $(filter 1,$(WERROR)),-Werror) -std=gnu11 -D_GNU_SOURCE \
+	  -Iinclude -Iuser -I$(OUTPUT) -MMD -MP $(PREFIX_MAP) $(SAN_FLAGS)
+BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall \
+	      $(if $(filter 1,$(WERROR)),-Werror) $(PREFIX_MAP) \
+	      -I$(dir $(VMLINUX_H)) -Iinclude -I$(OUTPUT) -MMD -MP
 
 # user/ is one folder per pipeline stage, each built into its own
 # archive. user/layers is the one table of which stage may use which
@@ -106,6 +126,7 @@ STAGE_test_report_scan := report
 STAGE_test_report_html := report
 STAGE_export_cost := cmd
 STAGE_map_take_floor := maps
+STAGE_bpf_verifier := maps
 STAGE_keys_cost := maps
 STAGE_resolve_cost := identity
 STAGE_rows_cost := rows
@@ -188,9 +209,9 @@ $(OUTPUT) $(OUTPUT)/tests $(OUTPUT)/bench $(OUTPUT)/fuzz:
 	$(Q)mkdir -p $@
 
 # -g debug info only goes: BTF stays, and the skeleton embeds 1/7th.
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(VMLINUX_H) $(BPF_ARCH_STAMP) | $(OUTPUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(CPPFLAGS) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
@@ -216,7 +237,7 @@ $(filter $(OUTPUT)/user/maps/%.o,$(USER_OBJS)): | $(SKELS)
 $(OUTPUT)/user/%.o: user/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 define stage_archive
 $(call stage_ar,$(1)): $(filter $(OUTPUT)/user/$(1)/%.o,$(USER_OBJS))
@@ -228,13 +249,13 @@ $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
 $(BPMC_BIN): $(call stage_archives,cmd)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ -Wl,--start-group $^ -Wl,--end-group \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ -Wl,--start-group $^ -Wl,--end-group \
 		$(call stage_ldlibs,cmd)
 
 $(OUTPUT)/pic/user/%.o: user/%.c
 	$(call msg,CC-PIC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
 # The list of those objects, rewritten when it changes, so that a source
 # removed or renamed in user/pmc/ leaves no stale member in the library.
@@ -243,14 +264,25 @@ $(OUTPUT)/pic/objects: FORCE
 	$(Q)echo $(PMC_PIC_OBJS) > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects
+# The archive's one member is every object linked into one (-r), with
+# only what PMC_MAP exports left global, as libpmc.so: a static user
+# sees no internal name of ours (error__set, cpus_online...) to clash
+# with its own. No CFLAGS there: clang -fsanitize=... -r would link the
+# sanitizers' runtime into it, which the program brings itself.
+PMC_KEEP := $(OUTPUT)/pic/libpmc.keep
+$(PMC_KEEP): $(PMC_MAP) | $(OUTPUT)
+	$(Q)mkdir -p $(@D)
+	$(Q)sed -n '/global:/,/local:/{s/[[:space:];]//g;/^[a-z_*]*$$/p}' $< > $@
+$(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects $(PMC_KEEP)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@
-	$(Q)ar rcs $@ $(PMC_PIC_OBJS)
+	$(Q)rm -f $@ $(OUTPUT)/pic/libpmc.o
+	$(Q)$(CC) -r -nostdlib -o $(OUTPUT)/pic/libpmc.o $(PMC_PIC_OBJS)
+	$(Q)$(OBJCOPY) --wildcard --keep-global-symbols=$(PMC_KEEP) $(OUTPUT)/pic/libpmc.o
+	$(Q)ar rcs $@ $(OUTPUT)/pic/libpmc.o
 
 $(PMC_SO): $(PMC_PIC_OBJS) $(PMC_MAP) $(OUTPUT)/pic/objects
 	$(call msg,LINK-SO,$@)
-	$(Q)$(CC) $(CFLAGS) -shared -fPIC -Wl,-soname,$(PMC_SONAME) \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -fPIC -Wl,-soname,$(PMC_SONAME) \
 		-Wl,--version-script=$(PMC_MAP) $(PMC_SO_LDFLAGS) \
 		-o $@ $(PMC_PIC_OBJS) $(PMC_LDLIBS)
 
@@ -273,13 +305,13 @@ $(OUTPUT)/libpmc.pc: scripts/libpmc.pc.in FORCE | $(OUTPUT)
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $$(call stage_archives,$$(STAGE_test_$$*)) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_test_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_test_$*))
 
 $(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_$*)) $(LDLIBS_$*)
 
@@ -287,13 +319,13 @@ $(OUTPUT)/bench/%: bench/%.c $$(call stage_archives,$$(STAGE_$$*)) | $(OUTPUT)/b
 STAGE_helper_csv_writer := sinks
 $(OUTPUT)/tests/%: tests/helpers/%.c $$(call stage_archives,$$(STAGE_helper_$$*)) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_helper_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_helper_$*)) -pthread -lbpf -lelf -lz
 
 $(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call stage_archives,$$(STAGE_fuzz_$$*)) | $(OUTPUT)/fuzz
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $< -o $@ -Wl,--start-group \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_fuzz_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_fuzz_$*))
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "identity/containers.h"
 
 #define CHECK(cond)                                                       \

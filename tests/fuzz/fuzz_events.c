@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "names/events.h"
 
 static struct events *events;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "common/metric.h"
 
 #define CHECK(cond)                                                        \

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "report/scan.h"
 
 #define CHECK(cond)                                                       \
@@ -31,7 +32,8 @@ static const char *const scopes[] = { "cgroup", "process", "container",
 
 static void make_config(struct scan_config *c, uint8_t pick)
 {
-	static char *hosts[] = { "h*" };
+	static char h[] = "h*";
+	static char *hosts[] = { h };
 
 	memset(c, 0, sizeof(*c));
 	c->scope = scopes[pick % 6];
@@ -100,7 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scan_config cfg;
 	struct event_names ev;
 	struct scan_thread whole, split;
-	struct report_file f = { .path = "fuzz" };
+	static char path[] = "fuzz";
+	struct report_file f = { .path = path };
 	struct error err = {};
 	const char *text;
 	size_t len, start, used_whole, used_split, keys_w, keys_s;

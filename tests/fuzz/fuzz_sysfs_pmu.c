@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "names/sysfs_pmu.h"
 
 #define CHECK(cond)                                                      \

@@ -13,6 +13,10 @@
 /* Where the results go, so that neither loop can be optimized away. */
 volatile unsigned long hotloop_sink;
 
+/* Global for their .symtab entries, so declared (-Wmissing-prototypes). */
+unsigned long hot_function_spin(unsigned long x, unsigned long rounds);
+unsigned long cold_function_tick(unsigned long x, unsigned long rounds);
+
 /* About half a millisecond a call of 1 << 18 rounds. */
 __attribute__((noinline)) unsigned long hot_function_spin(unsigned long x,
 							  unsigned long rounds)

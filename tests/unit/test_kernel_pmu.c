@@ -78,10 +78,10 @@ static void test_every_uncore_table(void)
 	int n = 0, named = 0;
 	pfm_pmu_t pmu;
 
-	if (!ASSERT_OK(pfm__init(&error), "pfm__init"))
+	if (!ASSERT_OK(libpfm__init(&error), "libpfm__init"))
 		return;
 	pfm_for_all_pmus(pmu) {
-		if (!pfm_pmu_get(pmu, &info) ||
+		if (!libpfm__pmu_get(pmu, &info) ||
 		    info.type != PFM_PMU_TYPE_UNCORE)
 			continue;
 		n++;
@@ -155,7 +155,7 @@ static void test_check(void)
 {
 	char power_type[128];
 
-	if (!ASSERT_OK(pfm__init(&error), "pfm__init") || !make_root())
+	if (!ASSERT_OK(libpfm__init(&error), "libpfm__init") || !make_root())
 		goto out;
 	snprintf(power_type, sizeof(power_type), "%s/power/type", root);
 

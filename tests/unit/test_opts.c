@@ -59,21 +59,24 @@ static int on_option(void *ctx, int key, const char *arg, struct error *err)
 		return 0;
 	case OPT_BARE: /* fails and says nothing: cmd_parse must say why */
 		return -ENOMEM;
+	default:
+		break;
 	}
 	return -EINVAL;
 }
 
-static int parse(struct seen *s, int *operand, int argc, char **argv)
+/* As main() would: argv is the program's to permute. */
+static int parse(struct seen *s, int *operand, int argc, const char **argv)
 {
 	memset(s, 0, sizeof(*s));
 	*operand = -1;
-	return cmd_parse(&spec, argc, argv, on_option, s, operand);
+	return cmd_parse(&spec, argc, (char **)argv, on_option, s, operand);
 }
 
 static void test_parse(void)
 {
-	char *argv[] = { "demo",      "-I", "10",    "-v", "--rate", "99",
-			 "--check=5", "--", "sleep", "1",  NULL };
+	const char *argv[] = { "demo",	    "-I", "10",	   "-v", "--rate", "99",
+			       "--check=5", "--", "sleep", "1",	 NULL };
 	struct seen s;
 	int op;
 
@@ -89,7 +92,7 @@ static void test_parse(void)
 
 static void test_optional_absent(void)
 {
-	char *argv[] = { "demo", "--check", "--interval=3", NULL };
+	const char *argv[] = { "demo", "--check", "--interval=3", NULL };
 	struct seen s;
 	int op;
 
@@ -102,10 +105,10 @@ static void test_optional_absent(void)
 /* Every refusal is -EINVAL, which is exit status 2; --help is 0. */
 static void test_refusals(void)
 {
-	char *unknown[] = { "demo", "--nope", NULL };
-	char *missing[] = { "demo", "-I", NULL };
-	char *bad[] = { "demo", "-I", "0", "-v", NULL };
-	char *help[] = { "demo", "--help", NULL };
+	const char *unknown[] = { "demo", "--nope", NULL };
+	const char *missing[] = { "demo", "-I", NULL };
+	const char *bad[] = { "demo", "-I", "0", "-v", NULL };
+	const char *help[] = { "demo", "--help", NULL };
 	int op, saved, null, err;
 	struct seen s;
 
@@ -136,8 +139,8 @@ static void test_refusals(void)
  */
 static void test_empty_message(void)
 {
-	char *bare[] = { "demo", "--bare", NULL };
-	char *bad[] = { "demo", "-I", "0", NULL };
+	const char *bare[] = { "demo", "--bare", NULL };
+	const char *bad[] = { "demo", "-I", "0", NULL };
 	char got[512], want[256];
 	int op, saved, err;
 	struct seen s;
@@ -202,8 +205,8 @@ static void test_usage(void)
  */
 static void test_list_options(void)
 {
-	char *argv[] = { "demo", "--list-options", "-v", NULL };
-	char *hidden[] = { "demo", "--secret", "-s", NULL };
+	const char *argv[] = { "demo", "--list-options", "-v", NULL };
+	const char *hidden[] = { "demo", "--secret", "-s", NULL };
 	static const char want[] = "-I MS\n--interval MS\n-v\n--verbose\n"
 				   "--rate HZ\n--check[=PCT]\n-h\n--help\n";
 	char got[256] = "";

@@ -40,7 +40,8 @@ static void test_iso_time(void)
 
 static void test_header(void)
 {
-	struct report_file f = { .path = "x.csv" };
+	static char path[] = "x.csv";
+	struct report_file f = { .path = path };
 	struct error err = {};
 	const char *v1 =
 		"time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples\n";
@@ -74,6 +75,8 @@ struct fixture {
 static void setup(struct fixture *x, const char *scope,
 		  const enum key_field *key, unsigned nr_key)
 {
+	static char path[] = "t.csv";
+
 	memset(x, 0, sizeof(*x));
 	x->cfg.scope = scope;
 	memcpy(x->cfg.key, key, nr_key * sizeof(*key));
@@ -82,7 +85,7 @@ static void setup(struct fixture *x, const char *scope,
 	x->cfg.until_ms = INT64_MAX;
 	event_names__init(&x->ev);
 	scan_thread__init(&x->t, &x->cfg, &x->ev);
-	x->f.path = "t.csv";
+	x->f.path = path;
 }
 
 static void read_text(struct fixture *x, const char *text)
@@ -151,7 +154,8 @@ static void test_versions_alike(void)
 static void test_filters(void)
 {
 	static const enum key_field key[] = { KF_CGROUP };
-	static char *hosts[] = { "web-*" };
+	static char web[] = "web-*";
+	static char *hosts[] = { web };
 	struct fixture x;
 	const char *rows = V6_HEADER
 		"2026-11-30T07:00:01.000Z,\"web-1\",1000,\"cgroup\",1,\"/a\",,,,\"cpu-clock\",10,1,100.0,,,,,,\n"

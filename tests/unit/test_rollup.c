@@ -19,14 +19,14 @@ static int find(const struct rollup_out *out, int n, const char *path)
 }
 
 /* Asserts that path is in out with total ev0 for event 0. */
-#define ASSERT_TOTAL(out, n, p, ev0)                                    \
-	({                                                              \
-		int ___i = find(out, n, p);                             \
-		bool ___ok = ASSERT_TRUE(___i >= 0, p " present");      \
-		if (___ok)                                              \
-			___ok = ASSERT_EQ((out)[___i].count[0],         \
-					  (uint64_t)(ev0), p " total"); \
-		___ok;                                                  \
+#define ASSERT_TOTAL(out, n, p, ev0)                                          \
+	({                                                                    \
+		int ___i = find(out, n, p);                                   \
+		bool ___total_ok = ASSERT_TRUE(___i >= 0, p " present");      \
+		if (___total_ok)                                              \
+			___total_ok = ASSERT_EQ((out)[___i].count[0],         \
+						(uint64_t)(ev0), p " total"); \
+		___total_ok;                                                  \
 	})
 
 static void test_small_tree(void)

@@ -14,6 +14,8 @@
 #include "test.h"
 #include "symbols/symbols.h"
 
+int symbols_test_global(int n); /* global: its .symtab entry is the test */
+
 __attribute__((noinline)) int symbols_test_global(int n)
 {
 	volatile int x = 0;

@@ -170,7 +170,8 @@ static bool table_get(const char *table, struct vx_table *t)
 
 	memset(t, 0, sizeof(*t));
 	pfm_for_all_pmus(pmu) {
-		if (pfm_pmu_get(pmu, &info) && !strcasecmp(info.name, table))
+		if (libpfm__pmu_get(pmu, &info) &&
+		    !strcasecmp(info.name, table))
 			break;
 	}
 	if (pmu >= PFM_PMU_MAX)
@@ -361,6 +362,8 @@ static void count(struct tally *t, enum verdict v, const struct vx_entry *e,
 		TEST__FAIL("validate_x86", "validate_x86.c:%d %s (%s): %s",
 			   e->line, e->name, as, why);
 		break;
+	default:
+		break;
 	}
 }
 
@@ -538,7 +541,7 @@ int main(int argc, char **argv)
 {
 	struct error e = {};
 
-	if (pfm__init(&e)) {
+	if (libpfm__init(&e)) {
 		printf("FAIL init: %s\n", e.msg);
 		return 1;
 	}

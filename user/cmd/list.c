@@ -88,7 +88,7 @@ static bool event_matches(const struct lister *l, const char *pmu,
 	if (name_matches(l, full))
 		return true;
 	for (int i = 0; i < ev->nattrs; i++) {
-		if (!pfm_umask_get(ev->idx, i, &a))
+		if (!libpfm__umask_get(ev->idx, i, &a))
 			continue;
 		snprintf(full, sizeof(full), "%s::%s:%s", pmu, ev->name,
 			 a.name);
@@ -114,7 +114,7 @@ static void print_event_names(const char *full, const char *pmu,
 		putchar('\n');
 	}
 	for (int i = 0; i < ev->nattrs; i++) {
-		if (pfm_umask_get(ev->idx, i, &a))
+		if (libpfm__umask_get(ev->idx, i, &a))
 			printf("%s:%s\n", full, a.name);
 	}
 }
@@ -143,7 +143,7 @@ static void print_event(struct lister *l, const char *pmu,
 		printf("%s\n    %s\n", full, ev->desc ? ev->desc : "");
 	}
 	for (int i = 0; i < ev->nattrs; i++) {
-		if (!pfm_umask_get(ev->idx, i, &a))
+		if (!libpfm__umask_get(ev->idx, i, &a))
 			continue;
 		if (!l->json) {
 			printf("    :%-28s %s\n", a.name, a.desc ? a.desc : "");
@@ -169,7 +169,7 @@ static void list_tables(struct lister *l)
 	if (!l->json)
 		printf("libpfm tables:\n");
 	pfm_for_all_pmus(pmu) {
-		if (!pfm_pmu_get(pmu, &info) ||
+		if (!libpfm__pmu_get(pmu, &info) ||
 		    !(status = table_status(l, &info)))
 			continue;
 		if (!l->json) {
@@ -214,11 +214,11 @@ static void list_table_events(struct lister *l)
 	pfm_pmu_t pmu;
 
 	pfm_for_all_pmus(pmu) {
-		if (!pfm_pmu_get(pmu, &info) || !table_status(l, &info))
+		if (!libpfm__pmu_get(pmu, &info) || !table_status(l, &info))
 			continue;
 		for (int i = info.first_event; i != -1;
 		     i = pfm_get_event_next(i)) {
-			if (pfm_event_get(i, &ev) &&
+			if (libpfm__event_get(i, &ev) &&
 			    event_matches(l, info.name, &ev))
 				print_event(l, info.name, &ev);
 		}

@@ -61,7 +61,8 @@ static const struct cmd *find_cmd(const char *name)
 static int help(const char *name)
 {
 	const struct cmd *c = find_cmd(name);
-	char *argv[] = { (char *)name, "--help", NULL };
+	static char help_opt[] = "--help";
+	char *argv[] = { (char *)name, help_opt, NULL };
 
 	if (!c) {
 		p_err("unknown command '%s' (see 'bpmc --help')", name);
@@ -94,7 +95,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
-		argv[1] = "version";
+		argv[1] = (char *)"version"; /* read, never written */
 	if (!strcmp(argv[1], "--list-commands")) {
 		list_commands();
 		return 0;

@@ -349,10 +349,10 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		return 0;
 	case OPT_LISTEN: {
 		struct sockaddr_storage ss;
-		socklen_t len;
+		socklen_t ss_len;
 
 		env->listen = arg;
-		return prom_http__parse(arg, &ss, &len, err);
+		return prom_http__parse(arg, &ss, &ss_len, err);
 	}
 	case OPT_TEXTFILE:
 		env->textfile = arg;
@@ -377,6 +377,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 	case 'v':
 		verbose = true;
 		return 0;
+	default:
+		break;
 	}
 	return error__set(err, EINVAL, "unhandled option");
 }

@@ -187,6 +187,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		free(copy);
 		o->hosts = a->hosts_buf;
 		return 0;
+	default:
+		break;
 	}
 	case OPT_CGROUP:
 		if (arg[0] != '/')

@@ -108,6 +108,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				       "invalid count '--top %s': want 1 to 100000",
 				       arg) :
 			       0;
+	default:
+		break;
 	}
 	return error__set(err, EINVAL, "option %d of stat has no handler", key);
 }

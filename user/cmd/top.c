@@ -176,6 +176,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 	case 'v':
 		verbose = true;
 		return 0;
+	default:
+		break;
 	}
 	return error__set(err, EINVAL, "unhandled option");
 }

@@ -55,7 +55,7 @@ int cmd_version(int argc, char **argv)
 		return cmd_refuse(&version_spec, "unexpected argument '%s'",
 				  argv[first]);
 	libbpf__version(&bpf);
-	pfm__version(&pfm);
+	libpfm__version(&pfm);
 	printf("bpmc %s (git %s)\n", BPMC_VERSION, BPMC_GIT_DESCRIBE);
 	print_lib("libbpf", &bpf);
 	print_lib("libpfm", &pfm);

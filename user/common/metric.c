@@ -441,6 +441,10 @@ double metric_expr__eval(const struct metric_expr *e, const double *vars)
 		case OP_NEG:
 			stack[n - 1] = -stack[n - 1];
 			continue;
+		case OP_ADD:
+		case OP_SUB:
+		case OP_MUL:
+		case OP_DIV:
 		default:
 			break;
 		}

@@ -146,6 +146,8 @@ int reserve_blocks(int fd, uint64_t at, size_t len)
 	case ENODEV:
 	case EINVAL:
 		return 0;
+	default:
+		break;
 	}
 	return -errno;
 }

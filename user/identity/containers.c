@@ -243,6 +243,8 @@ static bool layout_match(const struct layout *l, const char *s, size_t len,
 		if (!is_name(p, n))
 			return false;
 		break;
+	default:
+		break;
 	}
 	*id = p;
 	*id_len = n;
@@ -284,6 +286,8 @@ static void apply(const struct layout *l, struct container_ref *ref,
 		ref->container_path_len = (int)end;
 		break;
 	case ROLE_SKIP:
+		break;
+	default:
 		break;
 	}
 }

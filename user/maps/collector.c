@@ -141,11 +141,51 @@ static int map_entries(struct collector *c, uint32_t max_keys,
 	return err ? error__set(error, err, "out of memory") : 0;
 }
 
+/* BPF_LOG_STATS writes three lines: time, stack depth, the totals. */
+typedef char verifier_log[1024];
+
+/* A log buffer per program, in the object's order; NULL without memory. */
+static verifier_log *verifier_logs(struct collector *c)
+{
+	struct bpf_program *prog;
+	verifier_log *logs;
+	size_t n = 0;
+
+	bpf_object__for_each_program(prog, c->skel->obj) n++;
+	logs = calloc(n, sizeof(*logs));
+	if (!logs)
+		return NULL;
+	n = 0;
+	bpf_object__for_each_program(prog, c->skel->obj)
+	{
+		bpf_program__set_log_level(prog, 4 /* BPF_LOG_STATS */);
+		bpf_program__set_log_buf(prog, logs[n++], sizeof(*logs));
+	}
+	return logs;
+}
+
+static void verifier_report(struct collector *c,
+			    const struct collector_opts *opts,
+			    verifier_log *logs)
+{
+	struct bpf_program *prog;
+	size_t n = 0;
+
+	bpf_object__for_each_program(prog, c->skel->obj)
+	{
+		if (bpf_program__autoload(prog))
+			opts->verifier_stats(bpf_program__name(prog), logs[n],
+					     opts->verifier_ctx);
+		n++;
+	}
+}
+
 int collector__load(struct collector **out, const struct collector_opts *opts,
 		    struct error *error)
 {
 	struct collector *c;
 	bool loads = false;
+	verifier_log *logs = NULL;
 	int err;
 
 	libbpf_set_print(libbpf_print);
@@ -249,7 +289,17 @@ int collector__load(struct collector **out, const struct collector_opts *opts,
 		bpf_map__set_autocreate(c->skel->maps.new_cgroups, false);
 	}
 
+	if (opts->verifier_stats) {
+		logs = verifier_logs(c);
+		if (!logs) {
+			err = error__set(error, ENOMEM, "out of memory");
+			goto cleanup;
+		}
+	}
 	err = collect_bpf__load(c->skel);
+	if (!err && logs)
+		verifier_report(c, opts, logs);
+	free(logs);
 	if (err) {
 		error__set(
 			error, err,

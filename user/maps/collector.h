@@ -38,6 +38,11 @@ struct collector_opts {
 	bool no_batch; /* take the counts one key at a time */
 	bool no_event_loads; /* read every counter (no BPMC_HOW_COUNT) */
 	bool no_rq_clock; /* read the clock events (no BPMC_HOW_CLOCK) */
+	/* When set, each loaded program's verifier statistics (the log of
+	 * BPF_LOG_STATS: instructions processed, states) are handed to it
+	 * after the load, with verifier_ctx: bench/bpf_verifier. */
+	void (*verifier_stats)(const char *prog, const char *log, void *ctx);
+	void *verifier_ctx;
 };
 
 /*

@@ -32,10 +32,10 @@ static int force_table(struct events *e, const char *table, struct error *err)
 {
 	char hint[256] = "";
 	pfm_pmu_info_t info;
-	int pmu = pfm_pmu_by_name(table);
+	int pmu = libpfm__pmu_by_name(table);
 
 	/* In libpfm's spelling, whatever the case given: tables compare so. */
-	if (pmu >= 0 && pfm_pmu_get(pmu, &info)) {
+	if (pmu >= 0 && libpfm__pmu_get(pmu, &info)) {
 		snprintf(e->core, sizeof(e->core), "%s", info.name);
 		e->forced = true;
 		return 0;
@@ -48,7 +48,7 @@ static int force_table(struct events *e, const char *table, struct error *err)
 int events__new(struct events **out, const char *pmu_table, struct error *err)
 {
 	struct events *e;
-	int ret = pfm__init(err);
+	int ret = libpfm__init(err);
 
 	if (ret)
 		return ret;
@@ -64,7 +64,8 @@ int events__new(struct events **out, const char *pmu_table, struct error *err)
 			free(e);
 			return ret;
 		}
-	} else if (e->choice.table && pfm_pmu_by_name(e->choice.table) >= 0) {
+	} else if (e->choice.table &&
+		   libpfm__pmu_by_name(e->choice.table) >= 0) {
 		snprintf(e->core, sizeof(e->core), "%s", e->choice.table);
 	}
 	*out = e;
@@ -204,14 +205,15 @@ static bool foreign_core_table(const struct events *e, const char *name,
 		if (!sep || sep - fstr >= (long)sizeof(table))
 			return false;
 		snprintf(table, sizeof(table), "%.*s", (int)(sep - fstr), fstr);
-		pmu = pfm_pmu_by_name(table);
+		pmu = libpfm__pmu_by_name(table);
 	} else {
 		snprintf(event, sizeof(event), "%.*s", (int)strcspn(name, ":"),
 			 name);
 		idx = e->core[0] ? pfm_find_event(event) : -1;
-		pmu = idx >= 0 && pfm_event_get(idx, &ev) ? (int)ev.pmu : -1;
+		pmu = idx >= 0 && libpfm__event_get(idx, &ev) ? (int)ev.pmu :
+								-1;
 	}
-	return pmu >= 0 && pfm_pmu_get(pmu, &info) &&
+	return pmu >= 0 && libpfm__pmu_get(pmu, &info) &&
 	       info.type == PFM_PMU_TYPE_CORE && strcmp(info.name, e->core);
 }
 

@@ -105,7 +105,7 @@ static bool uncore_table_of(const char *event, char *buf, size_t len)
 	pfm_pmu_t pmu;
 
 	pfm_for_all_pmus(pmu) {
-		if (!pfm_pmu_get(pmu, &info) ||
+		if (!libpfm__pmu_get(pmu, &info) ||
 		    info.type != PFM_PMU_TYPE_UNCORE)
 			continue;
 		snprintf(full, sizeof(full), "%s::%s", info.name, event);
@@ -136,8 +136,8 @@ static bool event_table(const char *name, const char *fstr, char *buf,
 	if (idx < 0 && !sep_of(name))
 		return uncore_table_of(event, buf, len);
 	/* Unknown to libpfm: a misspelling, for the caller to suggest. */
-	if (idx < 0 || !pfm_event_get(idx, &info) ||
-	    !pfm_pmu_get(info.pmu, &pinfo))
+	if (idx < 0 || !libpfm__event_get(idx, &info) ||
+	    !libpfm__pmu_get(info.pmu, &pinfo))
 		return false;
 	snprintf(buf, len, "%s", pinfo.name);
 	return true;
@@ -146,9 +146,9 @@ static bool event_table(const char *name, const char *fstr, char *buf,
 bool kernel_pmu__is_uncore_table(const char *table)
 {
 	pfm_pmu_info_t info;
-	int pmu = pfm_pmu_by_name(table);
+	int pmu = libpfm__pmu_by_name(table);
 
-	return pmu >= 0 && pfm_pmu_get(pmu, &info) &&
+	return pmu >= 0 && libpfm__pmu_get(pmu, &info) &&
 	       info.type == PFM_PMU_TYPE_UNCORE;
 }
 

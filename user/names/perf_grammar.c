@@ -38,6 +38,8 @@ static const char *refused_reason(char c)
 		return "bpmc counts through BPF already";
 	case 'R':
 		return "retire latency is a sample field, and bpmc takes no samples to user space";
+	default:
+		break;
 	}
 	return NULL;
 }

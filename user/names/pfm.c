@@ -18,7 +18,7 @@ static void pfm_init_once(void)
 	pfm_status = pfm_initialize();
 }
 
-int pfm__init(struct error *err)
+int libpfm__init(struct error *err)
 {
 	pthread_once(&pfm_once, pfm_init_once);
 	if (pfm_status != PFM_SUCCESS)
@@ -27,21 +27,21 @@ int pfm__init(struct error *err)
 	return 0;
 }
 
-bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info)
+bool libpfm__pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
 	return pfm_get_pmu_info(pmu, info) == PFM_SUCCESS;
 }
 
-bool pfm_event_get(int idx, pfm_event_info_t *info)
+bool libpfm__event_get(int idx, pfm_event_info_t *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
 	return pfm_get_event_info(idx, PFM_OS_NONE, info) == PFM_SUCCESS;
 }
 
-bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info)
+bool libpfm__umask_get(int idx, int attr, pfm_event_attr_info_t *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
@@ -51,19 +51,19 @@ bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info)
 }
 
 /* Any case, as libpfm takes TABLE:: (SNBEP_UNC_PCU::... in its tests). */
-int pfm_pmu_by_name(const char *name)
+int libpfm__pmu_by_name(const char *name)
 {
 	pfm_pmu_info_t info;
 	pfm_pmu_t pmu;
 
 	pfm_for_all_pmus(pmu) {
-		if (pfm_pmu_get(pmu, &info) && !strcasecmp(info.name, name))
+		if (libpfm__pmu_get(pmu, &info) && !strcasecmp(info.name, name))
 			return pmu;
 	}
 	return -1;
 }
 
-void pfm__version(struct lib_version *v)
+void libpfm__version(struct lib_version *v)
 {
 	int run = pfm_get_version();
 

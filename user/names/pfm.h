@@ -14,17 +14,17 @@
 #include "common/version.h"
 
 /* Initialises libpfm once per process, every table encodable. */
-int pfm__init(struct error *err);
+int libpfm__init(struct error *err);
 
 /* True on success. */
-bool pfm_pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info);
-bool pfm_event_get(int idx, pfm_event_info_t *info);
+bool libpfm__pmu_get(pfm_pmu_t pmu, pfm_pmu_info_t *info);
+bool libpfm__event_get(int idx, pfm_event_info_t *info);
 /* True when attribute attr of event idx exists and is a unit mask. */
-bool pfm_umask_get(int idx, int attr, pfm_event_attr_info_t *info);
+bool libpfm__umask_get(int idx, int attr, pfm_event_attr_info_t *info);
 /* libpfm's pmu id of a table name, in any case, or -1. */
-int pfm_pmu_by_name(const char *name);
+int libpfm__pmu_by_name(const char *name);
 
-/* libpfm's version, built and in use; needs no pfm__init(). */
-void pfm__version(struct lib_version *v);
+/* libpfm's version, built and in use; needs no libpfm__init(). */
+void libpfm__version(struct lib_version *v);
 
 #endif

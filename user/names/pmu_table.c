@@ -312,7 +312,7 @@ int cpuinfo_parse(const char *text, struct cpu_id *id)
 
 int cpuinfo_read(struct cpu_id *id)
 {
-	const char *path = getenv("BPMC_CPUINFO");
+	const char *path = secure_getenv("BPMC_CPUINFO");
 	char *buf;
 	int err;
 

@@ -108,10 +108,10 @@ static void offer_table(struct suggest *s, pfm_pmu_t pmu, const char *table,
 	pfm_event_info_t info;
 	char display[SUGGEST_NAME_LEN];
 
-	if (!pfm_pmu_get(pmu, &pinfo))
+	if (!libpfm__pmu_get(pmu, &pinfo))
 		return;
 	for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
-		if (!pfm_event_get(i, &info))
+		if (!libpfm__event_get(i, &info))
 			continue;
 		if (bare)
 			snprintf(display, sizeof(display), "%s", info.name);
@@ -145,7 +145,7 @@ void suggest__event(const char *name, const char *core, const char *nearest,
 
 	suggest_init(&s, name);
 	pfm_for_all_pmus(pmu) {
-		if (!pfm_pmu_get(pmu, &info))
+		if (!libpfm__pmu_get(pmu, &info))
 			continue;
 		if (s.prefix[0] && strcmp(info.name, s.prefix))
 			continue;
@@ -169,7 +169,7 @@ void suggest__table(const char *table, char *out, size_t len)
 
 	suggest_init(&s, table);
 	pfm_for_all_pmus(pmu) {
-		if (!pfm_pmu_get(pmu, &info))
+		if (!libpfm__pmu_get(pmu, &info))
 			continue;
 		/* "zen4" means amd64_fam19h_zen4: a part counts as close. */
 		if (strcasestr(info.name, s.key))

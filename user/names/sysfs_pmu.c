@@ -104,7 +104,8 @@ static bool is_mod_char(char c)
 
 const char *sysfs_pmu__root(void)
 {
-	const char *env = getenv("BPMC_SYSFS_ROOT");
+	/* Not in a set-uid or file-capability program (libpmc's user). */
+	const char *env = secure_getenv("BPMC_SYSFS_ROOT");
 
 	return env && *env ? env : SYSFS_PMU_ROOT;
 }

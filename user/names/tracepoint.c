@@ -68,7 +68,7 @@ static bool find_tracefs(char *root, size_t len)
 /* The tracefs root: $BPMC_TRACEFS_ROOT, a mount, or one made now. */
 static int tracefs_root(char *root, size_t len, struct error *err)
 {
-	const char *env = getenv("BPMC_TRACEFS_ROOT");
+	const char *env = secure_getenv("BPMC_TRACEFS_ROOT");
 
 	if (env && *env) {
 		snprintf(root, len, "%s", env);

@@ -157,7 +157,7 @@ int evid__core_pmu(void)
 	if (!names_handle(NULL)) {
 		table = events__core_table(reg.names);
 		if (table && *table)
-			pmu = pfm_pmu_by_name(table);
+			pmu = libpfm__pmu_by_name(table);
 	}
 	pthread_mutex_unlock(&reg.lock);
 	return pmu;
@@ -176,4 +176,15 @@ void evid__unlock(void)
 void evid__reinit(void)
 {
 	pthread_mutex_init(&reg.lock, NULL);
+}
+
+void evid__fini(void)
+{
+	pthread_mutex_lock(&reg.lock);
+	events__free(reg.names);
+	free(reg.named);
+	reg.names = NULL;
+	reg.named = NULL;
+	reg.nr_named = reg.cap_named = 0;
+	pthread_mutex_unlock(&reg.lock);
 }

@@ -27,5 +27,7 @@ int evid__core_pmu(void);
 void evid__lock(void);
 void evid__unlock(void);
 void evid__reinit(void);
+/* dlclose(3) or exit: the registry's memory goes (no id is valid after). */
+void evid__fini(void);
 
 #endif

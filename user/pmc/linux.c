@@ -50,7 +50,7 @@ int pmc_linux_class_name(int cls, char *buf, size_t len)
 		return 0;
 	}
 	if ((cls & ~0xffff) != PMC_LINUX_CLASS_SOFTWARE ||
-	    !pfm_pmu_get(cls & 0xffff, &info))
+	    !libpfm__pmu_get(cls & 0xffff, &info))
 		return fail(-EINVAL);
 	snprintf(buf, len, "%s", info.name);
 	return 0;

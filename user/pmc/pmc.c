@@ -233,6 +233,8 @@ static int prof_open(struct slot *s, struct perf_event_attr *attr)
 		ret = ring__map(&s->prof_ring[c], fd,
 				attr->inherit ? PROFILE_RING_ORDER - 1 :
 						PROFILE_RING_ORDER);
+		if (!ret)
+			ret = drain__add(fd);
 		if (ret)
 			return ret;
 		opened++;
@@ -318,28 +320,29 @@ static int valid_ctr(int ctr)
 
 int pmc_control(int ctr, int op, void *argp)
 {
+	bool held = op == PMC_OP_CONFIGURE || op == PMC_OP_PROFSTART;
 	struct pmc_counter_cfg cfg;
 	struct thread_state *ts;
-	bool watch = false;
-	int ret;
+	int ret, was_busy, delta;
 
 	if (op < PMC_OP_START || op > PMC_OP_PROFSTOP || !valid_ctr(ctr))
 		return fail(-EINVAL);
-	if (op == PMC_OP_CONFIGURE || op == PMC_OP_PROFSTART) {
+	if (held) {
 		ret = copy_in(&cfg, argp, sizeof(cfg));
 		if (ret)
 			return fail(ret);
-	}
-	/* The drain thread first: lock order, and see drain__watch(). */
-	if (op == PMC_OP_CONFIGURE || op == PMC_OP_PROFSTART) {
-		ret = drain__watch();
+		/* The drain thread first: lock order, and see drain__hold(). */
+		ret = drain__hold();
 		if (ret)
 			return fail(ret == -EAGAIN ? -ENOMEM : ret);
 	}
 	ts = thread_state__get();
-	if (!ts)
+	if (!ts) {
+		drain__release(held, 0);
 		return fail(-ENOMEM);
+	}
 	pthread_mutex_lock(&ts->lock);
+	was_busy = ts->slot[ctr].state != SLOT_FREE;
 	switch (op) {
 	case PMC_OP_START:
 		ret = start(&ts->slot[ctr]);
@@ -349,19 +352,18 @@ int pmc_control(int ctr, int op, void *argp)
 		break;
 	case PMC_OP_CONFIGURE:
 		ret = configure(ts, ctr, &cfg);
-		watch = !ret;
 		break;
 	case PMC_OP_PROFSTART:
 		ret = profstart(ts, ctr, &cfg);
-		watch = !ret;
 		break;
 	default:
 		ret = profstop(ts, &ts->slot[ctr]);
 		break;
 	}
+	delta = (ts->slot[ctr].state != SLOT_FREE) - was_busy;
+	thread_state__idle(ts);
 	pthread_mutex_unlock(&ts->lock);
-	if (watch)
-		drain__kick(); /* new fds to poll */
+	drain__release(held, delta);
 	return ret ? fail(ret) : 0;
 }
 

@@ -217,6 +217,8 @@ void profile__record(void *profile, const struct perf_event_header *h)
 		if (s && h->size > sizeof(*h) + 32 && name[0] == '/')
 			space_add(s, u64[1], u64[2], u64[3], name);
 		break;
+	default:
+		break;
 	}
 	case PERF_RECORD_FORK: /* pid, ppid, tid, ptid: a process if pid == tid */
 		if (u32[0] == u32[2] && u32[0] != u32[1])

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -43,7 +44,8 @@ static void host_probe(void)
 	if (host.nr_cpus < 1)
 		host.nr_cpus = 1;
 	host.cls = PMC_LINUX_CLASS_SOFTWARE;
-	if (counters__host_has_pmu() && pmu > 0 && pfm_pmu_get(pmu, &info)) {
+	if (counters__host_has_pmu() && pmu > 0 &&
+	    libpfm__pmu_get(pmu, &info)) {
 		host.nr_hardware = info.num_cntrs + info.num_fixed_cntrs;
 		host.cls = PMC_LINUX_CLASS_PFM(pmu);
 	}
@@ -65,11 +67,23 @@ static struct {
 	struct thread_state *all;
 	pthread_key_t key;
 	bool key_made;
+	/*
+	 * The rings' fds, watched for the drain thread: an fd is added as it
+	 * is opened and deleted before it is closed, so the thread never
+	 * waits on a closed fd, nor on a number the program reused.
+	 * Created under lock, before the first fd it watches; -1 in a
+	 * child of fork until it configures (it shares its parent's).
+	 */
+	int epoll_fd;
+	int kick_fd; /* in epoll_fd: wakes the thread to see drain_gen */
 	/* The drain thread, in the process that started it. */
 	int32_t drain_pid;
 	pthread_t drain;
-	int kick_fd;
-} reg = { .lock = PTHREAD_MUTEX_INITIALIZER, .kick_fd = -1 };
+	unsigned drain_gen; /* a thread started at another gen ends */
+	int live; /* counters (slots not free) of every thread */
+	int holds; /* ops between drain__hold and drain__release */
+	bool finished; /* the library's destructor ran: no new thread */
+} reg = { .lock = PTHREAD_MUTEX_INITIALIZER, .epoll_fd = -1, .kick_fd = -1 };
 
 static pthread_once_t reg_once = PTHREAD_ONCE_INIT;
 static __thread struct thread_state *current;
@@ -81,6 +95,27 @@ static void close_all(int *fd, int n)
 			close(fd[i]);
 		fd[i] = -1;
 	}
+}
+
+/* Closes ring fds, out of the drain thread's set first. */
+static void close_watched(int *fd, int n)
+{
+	int ep = __atomic_load_n(&reg.epoll_fd, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < n; i++)
+		if (fd[i] >= 0 && ep >= 0)
+			epoll_ctl(ep, EPOLL_CTL_DEL, fd[i], NULL);
+	close_all(fd, n);
+}
+
+int drain__add(int fd)
+{
+	int ep = __atomic_load_n(&reg.epoll_fd, __ATOMIC_ACQUIRE);
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (ep < 0 || !epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+		return 0;
+	return errno == EEXIST ? 0 : -errno;
 }
 
 static void unmap_all(struct ring *r, int n)
@@ -97,7 +132,7 @@ static void slot_close(struct slot *s)
 		close(s->own_fd);
 	s->own_fd = -1;
 	close_all(s->tree_fd, n);
-	close_all(s->prof_fd, n);
+	close_watched(s->prof_fd, n);
 	unmap_all(s->prof_ring, n);
 }
 
@@ -107,11 +142,28 @@ static void state_free(struct thread_state *ts)
 		slot_close(&ts->slot[i]);
 		profile__free(ts->slot[i].prof);
 	}
-	close_all(ts->ring_fd, host.nr_cpus);
+	close_watched(ts->ring_fd, host.nr_cpus);
 	unmap_all(ts->ring, host.nr_cpus);
 	descendants__free(ts->desc);
 	pthread_mutex_destroy(&ts->lock);
 	free(ts);
+}
+
+static int busy_slots(const struct thread_state *ts)
+{
+	int n = 0;
+
+	for (int i = 0; i < PMC_MAX_SLOTS; i++)
+		n += ts->slot[i].state != SLOT_FREE;
+	return n;
+}
+
+void thread_state__idle(struct thread_state *ts)
+{
+	if (busy_slots(ts))
+		return;
+	close_watched(ts->ring_fd, host.nr_cpus);
+	unmap_all(ts->ring, host.nr_cpus);
 }
 
 /* One allocation: the state, then its per-CPU arrays. */
@@ -167,16 +219,29 @@ static void unregister(struct thread_state *ts)
 		}
 }
 
-/* A thread that ends takes its counters with it. */
+static bool drain_stop_locked(pthread_t *thread);
+
+/*
+ * A thread that ends takes its counters with it: the state goes when
+ * the drain thread, if it is draining it, lets it go too.
+ */
 static void thread_exit(void *arg)
 {
 	struct thread_state *ts = arg;
+	bool last, join;
+	pthread_t drain;
 
 	pthread_mutex_lock(&reg.lock);
 	unregister(ts);
+	reg.live -= busy_slots(ts);
+	join = drain_stop_locked(&drain);
+	last = --ts->refs == 0;
 	pthread_mutex_unlock(&reg.lock);
-	state_free(ts);
 	current = NULL;
+	if (join)
+		pthread_join(drain, NULL);
+	if (last)
+		state_free(ts);
 }
 
 static int reopen_slot(struct thread_state *ts, struct slot *s);
@@ -209,6 +274,7 @@ struct thread_state *thread_state__get(void)
 		return NULL;
 	}
 	pthread_mutex_lock(&reg.lock);
+	ts->refs = 1; /* the thread's own */
 	ts->next = reg.all;
 	reg.all = ts;
 	pthread_mutex_unlock(&reg.lock);
@@ -374,52 +440,76 @@ void thread_state__drain(struct thread_state *ts)
 
 /* ---- the drain thread ---- */
 
-#define MAX_POLL 256
-
-static void watch_fd(struct pollfd *fds, int *n, int fd)
+/*
+ * Drains every state without the registry's lock: each is taken with a
+ * reference under the lock, then drained under its own, so a thread
+ * that configures or exits waits for one state's drain, not all.
+ */
+static void drain_all(struct thread_state ***held, size_t *cap)
 {
-	if (fd >= 0 && *n < MAX_POLL)
-		fds[(*n)++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	struct thread_state *ts;
+	size_t n = 0;
+
+	pthread_mutex_lock(&reg.lock);
+	for (ts = reg.all; ts; ts = ts->next) {
+		if (n == *cap) {
+			size_t grown_cap = *cap ? 2 * *cap : 16;
+			void *grown =
+				realloc(*held, grown_cap * sizeof(**held));
+
+			if (!grown)
+				break; /* the rest on the next round */
+			*held = grown;
+			*cap = grown_cap;
+		}
+		ts->refs++;
+		(*held)[n++] = ts;
+	}
+	pthread_mutex_unlock(&reg.lock);
+	for (size_t i = 0; i < n; i++) {
+		ts = (*held)[i];
+		pthread_mutex_lock(&ts->lock);
+		thread_state__drain(ts);
+		pthread_mutex_unlock(&ts->lock);
+	}
+	pthread_mutex_lock(&reg.lock);
+	for (size_t i = 0; i < n; i++)
+		if (--(*held)[i]->refs)
+			(*held)[i] = NULL; /* still its thread's */
+	pthread_mutex_unlock(&reg.lock);
+	for (size_t i = 0; i < n; i++)
+		if ((*held)[i])
+			state_free((*held)[i]); /* its thread ended meanwhile */
 }
 
 static void *drain_main(void *arg)
 {
-	struct pollfd fds[MAX_POLL];
+	unsigned gen = (unsigned)(uintptr_t)arg;
+	struct thread_state **held = NULL;
+	struct epoll_event ev[16];
+	size_t cap = 0;
 
 	for (;;) {
-		struct thread_state *ts;
-		int n = 0;
+		bool mine;
 
-		pthread_mutex_lock(&reg.lock);
-		fds[n++] =
-			(struct pollfd){ .fd = reg.kick_fd, .events = POLLIN };
-		/* Past the array's size, the timeout drains the rest. */
-		for (ts = reg.all; ts; ts = ts->next)
-			for (int c = 0; c < host.nr_cpus; c++) {
-				watch_fd(fds, &n, ts->ring_fd[c]);
-				for (int i = 0; i < PMC_MAX_SLOTS; i++)
-					watch_fd(fds, &n,
-						 ts->slot[i].prof_fd[c]);
-			}
-		pthread_mutex_unlock(&reg.lock);
 		/* The timeout bounds what a ring holds if a watermark wakeup
-		 * is missed; the kick says the set of fds changed. */
-		poll(fds, n, 250);
-		if (fds[0].revents & POLLIN) {
+		 * is missed; the kick says this thread is to end. */
+		epoll_wait(reg.epoll_fd, ev, 16, 250);
+		pthread_mutex_lock(&reg.lock);
+		mine = reg.drain_gen == gen;
+		pthread_mutex_unlock(&reg.lock);
+		if (!mine)
+			break; /* the kick stays set for a newer thread */
+		for (int i = 0; i < 16; i++) {
 			uint64_t v;
 
-			if (read(reg.kick_fd, &v, sizeof(v)) < 0)
-				v = 0;
+			if (read(reg.kick_fd, &v, sizeof(v)) <= 0)
+				break;
 		}
-		pthread_mutex_lock(&reg.lock);
-		for (ts = reg.all; ts; ts = ts->next) {
-			pthread_mutex_lock(&ts->lock);
-			thread_state__drain(ts);
-			pthread_mutex_unlock(&ts->lock);
-		}
-		pthread_mutex_unlock(&reg.lock);
+		drain_all(&held, &cap);
 	}
-	return arg;
+	free(held);
+	return NULL;
 }
 
 /*
@@ -431,41 +521,53 @@ static void *drain_main(void *arg)
 static int drain_start_locked(void)
 {
 	int32_t pid = getpid();
+	struct epoll_event kick = { .events = EPOLLIN };
 	sigset_t all, old;
 	int ret;
 
-	if (reg.drain_pid == pid)
+	if (reg.drain_pid == pid || reg.finished)
 		return 0;
-	if (reg.kick_fd < 0)
+	if (reg.epoll_fd < 0) {
+		int ep = epoll_create1(EPOLL_CLOEXEC);
+
+		if (ep < 0)
+			return -errno;
+		/* Only a child's states can have fds already: watched now. */
+		for (struct thread_state *ts = reg.all; ts; ts = ts->next) {
+			pthread_mutex_lock(&ts->lock);
+			for (int c = 0; c < host.nr_cpus; c++)
+				if (ts->ring_fd[c] >= 0)
+					epoll_ctl(ep, EPOLL_CTL_ADD,
+						  ts->ring_fd[c], &kick);
+			pthread_mutex_unlock(&ts->lock);
+		}
+		__atomic_store_n(&reg.epoll_fd, ep, __ATOMIC_RELEASE);
+	}
+	if (reg.kick_fd < 0) {
 		reg.kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (reg.kick_fd < 0)
-		return -errno;
+		if (reg.kick_fd < 0)
+			return -errno;
+		if (epoll_ctl(reg.epoll_fd, EPOLL_CTL_ADD, reg.kick_fd,
+			      &kick)) {
+			ret = -errno;
+			close(reg.kick_fd);
+			reg.kick_fd = -1;
+			return ret;
+		}
+	}
 	/* The program's signals are for its own threads, not ours. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = -pthread_create(&reg.drain, NULL, drain_main, NULL);
+	ret = -pthread_create(&reg.drain, NULL, drain_main,
+			      (void *)(uintptr_t)reg.drain_gen);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		return ret;
-	pthread_detach(reg.drain);
 	reg.drain_pid = pid;
 	return 0;
 }
 
-int drain__watch(void)
-{
-	int ret;
-
-	pthread_once(&reg_once, reg_init);
-	pthread_mutex_lock(&reg.lock);
-	ret = drain_start_locked();
-	if (!ret)
-		drain__kick();
-	pthread_mutex_unlock(&reg.lock);
-	return ret;
-}
-
-void drain__kick(void)
+static void drain_kick(void)
 {
 	uint64_t one = 1;
 
@@ -473,16 +575,114 @@ void drain__kick(void)
 		one = 0; /* already pending: the thread will look anyway */
 }
 
+/*
+ * With reg.lock held: when this process's drain thread runs and no
+ * counter nor op in flight needs it, tells it to end. The caller joins
+ * *thread, without the lock, when this returns true.
+ */
+static bool drain_stop_locked(pthread_t *thread)
+{
+	if (reg.drain_pid != getpid() || reg.live > 0 || reg.holds > 0)
+		return false;
+	*thread = reg.drain;
+	reg.drain_pid = 0;
+	reg.drain_gen++;
+	drain_kick();
+	return true;
+}
+
+int drain__hold(void)
+{
+	int ret;
+
+	pthread_once(&reg_once, reg_init);
+	pmc_host();
+	pthread_mutex_lock(&reg.lock);
+	ret = drain_start_locked();
+	if (!ret)
+		reg.holds++;
+	pthread_mutex_unlock(&reg.lock);
+	return ret;
+}
+
+void drain__release(bool held, int delta)
+{
+	pthread_t drain;
+	bool join;
+
+	if (!held && !delta)
+		return;
+	pthread_mutex_lock(&reg.lock);
+	reg.holds -= held;
+	reg.live += delta;
+	join = drain_stop_locked(&drain);
+	pthread_mutex_unlock(&reg.lock);
+	if (join)
+		pthread_join(drain, NULL);
+}
+
+/*
+ * dlclose(3) or exit: no thread of ours left running the unmapped code,
+ * no key whose destructor would call it. The caller's state goes; other
+ * threads' states lose their fds and rings but stay, as at exit those
+ * threads may still be running and holding them.
+ */
+__attribute__((destructor)) static void pmc_fini(void)
+{
+	struct thread_state *ts, *mine = current;
+	pthread_t drain;
+	bool join;
+
+	pthread_mutex_lock(&reg.lock);
+	reg.finished = true;
+	reg.live = 0;
+	reg.holds = 0;
+	join = drain_stop_locked(&drain);
+	pthread_mutex_unlock(&reg.lock);
+	if (join)
+		pthread_join(drain, NULL);
+	if (reg.key_made)
+		pthread_key_delete(reg.key);
+	reg.key_made = false;
+	pthread_mutex_lock(&reg.lock);
+	if (mine)
+		unregister(mine);
+	for (ts = reg.all; ts; ts = ts->next) {
+		pthread_mutex_lock(&ts->lock);
+		for (int i = 0; i < PMC_MAX_SLOTS; i++) {
+			slot_close(&ts->slot[i]);
+			ts->slot[i].state = SLOT_FREE;
+		}
+		thread_state__idle(ts);
+		pthread_mutex_unlock(&ts->lock);
+	}
+	pthread_mutex_unlock(&reg.lock);
+	if (mine && --mine->refs == 0)
+		state_free(mine);
+	current = NULL;
+	if (reg.epoll_fd >= 0)
+		close(reg.epoll_fd);
+	if (reg.kick_fd >= 0)
+		close(reg.kick_fd);
+	reg.epoll_fd = reg.kick_fd = -1;
+	evid__fini();
+}
+
 /* ---- fork: the child gets the configuration, with counts zeroed ---- */
 
+/* Every state's lock too: the drain thread may be in one of them. */
 static void atfork_prepare(void)
 {
 	evid__lock();
 	pthread_mutex_lock(&reg.lock);
+	for (struct thread_state *ts = reg.all; ts; ts = ts->next)
+		pthread_mutex_lock(&ts->lock);
 }
 
 static void atfork_parent(void)
 {
+	for (struct thread_state *ts = reg.all; ts; ts = ts->next)
+		pthread_mutex_unlock(&ts->lock);
 	pthread_mutex_unlock(&reg.lock);
 	evid__unlock();
 }
@@ -499,6 +699,11 @@ static void atfork_child(void)
 
 	pthread_mutex_init(&reg.lock, NULL);
 	evid__reinit();
+	/* The parent's epoll set, shared: forgotten before any close, which
+	 * would take the parent's fds out of it. */
+	if (reg.epoll_fd >= 0)
+		close(reg.epoll_fd);
+	reg.epoll_fd = -1;
 	for (ts = reg.all; ts; ts = next) {
 		next = ts->next;
 		/* Not mapped here: forget the rings, don't unmap them. */
@@ -513,6 +718,7 @@ static void atfork_child(void)
 	}
 	reg.all = NULL;
 	reg.drain_pid = 0;
+	reg.live = reg.holds = 0;
 	if (reg.kick_fd >= 0)
 		close(reg.kick_fd);
 	reg.kick_fd = -1;
@@ -527,6 +733,7 @@ static void atfork_child(void)
 	 */
 	pthread_mutex_init(&mine->lock, NULL);
 	mine->next = NULL;
+	mine->refs = 1;
 	reg.all = mine;
 	mine->pid = getpid();
 	mine->tid = gettid();
@@ -548,6 +755,8 @@ static void atfork_child(void)
 		if (reopen_slot(mine, s))
 			s->state = SLOT_FREE;
 	}
+	reg.live = busy_slots(mine);
+	thread_state__idle(mine);
 }
 
 /* ---- opening a slot's counters ---- */
@@ -594,11 +803,14 @@ static int rings_open(struct thread_state *ts)
 		}
 		ts->ring_fd[c] = fd;
 		opened++;
+		ret = drain__add(fd);
+		if (ret)
+			break;
 	}
 	if (!ret && !opened)
 		ret = -ENODEV;
 	if (ret) {
-		close_all(ts->ring_fd, host.nr_cpus);
+		close_watched(ts->ring_fd, host.nr_cpus);
 		unmap_all(ts->ring, host.nr_cpus);
 	}
 	return ret == -EPERM ? -ENOMEM : ret; /* over the mlock limit */

@@ -54,7 +54,8 @@ struct thread_state {
 	int *ring_fd;
 	struct ring *ring;
 	struct descendants *desc;
-	struct thread_state *next;
+	struct thread_state *next; /* the registry's: under its lock */
+	int refs; /* under the registry's lock: the thread's, the drain's */
 };
 
 struct pmc_host {
@@ -69,11 +70,22 @@ const struct pmc_host *pmc_host(void);
 /* The caller's state, made on first use; NULL when out of memory. */
 struct thread_state *thread_state__get(void);
 /*
- * Starts the drain thread in this process if it is not running, and
- * makes it look at the fds again. Called without any state's lock.
+ * Before an op that may make a counter (CONFIGURE, PROFSTART), without
+ * any state's lock: starts this process's drain thread if it is not
+ * running, and keeps it running until drain__release.
  */
-int drain__watch(void);
-void drain__kick(void);
+int drain__hold(void);
+/*
+ * After an op, without any lock: gives back the hold if held, and
+ * counts delta counters made (+) or gone (-). When the last counter of
+ * the process goes, the drain thread ends and is joined.
+ */
+void drain__release(bool held, int delta);
+/* With the state's lock: the drain thread wakes when fd is readable. */
+int drain__add(int fd);
+
+/* With ts->lock held: closes the rings of a state with no counter. */
+void thread_state__idle(struct thread_state *ts);
 
 /* With ts->lock held: (re)opens s's counters from s->attr, and closes
  * them. */

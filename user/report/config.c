@@ -141,6 +141,7 @@ void report_config__make(struct scan_config *c, const struct report_opts *o)
 		case DIM_COMM:
 			key_add(c, KF_COMM);
 			break;
+		case DIM__NR:
 		default:
 			break;
 		}

@@ -41,6 +41,8 @@ static const char *entity(unsigned char c)
 		return "&quot;";
 	case '\'':
 		return "&#39;";
+	default:
+		break;
 	}
 	return NULL;
 }
@@ -94,7 +96,7 @@ void html_key(FILE *out, const struct report_result *r,
 /* d.ddde+XX, for what no fixed form holds. */
 static void fmt_exp(char *buf, double v)
 {
-	int e = (int)floor(log10(fabs(v)));
+	int e = (int)lrint(floor(log10(fabs(v))));
 	long m = lround(fabs(v) / pow(10, e) * 1000);
 
 	if (m >= 10000) { /* rounded up into the next decade */
@@ -141,7 +143,7 @@ void fmt_sig(char *buf, double v, unsigned digits)
 		fmt_fixed(buf, v, 0);
 		return;
 	}
-	mag = (int)floor(log10(fabs(v)));
+	mag = (int)lrint(floor(log10(fabs(v))));
 	decimals = (int)digits - 1 - mag;
 	fmt_fixed(buf, v, decimals < 0 ? 0 : decimals);
 }

@@ -647,6 +647,7 @@ static void scan_key_row(struct scan_thread *t, const struct report_file *f,
 			agg_key__add(&t->key, (const char *)&b, sizeof(b));
 			break;
 		}
+		case KF__NR:
 		default:
 			break;
 		}

@@ -49,7 +49,7 @@ void axis_init(struct axis *a, double lo, double hi, unsigned want)
 	a->suffix[0] = k ? suffixes[k] : '\0';
 	a->suffix[1] = '\0';
 	f = a->step / a->scale;
-	a->decimals = f >= 1 ? 0 : (unsigned)ceil(-log10(f) - 1e-9);
+	a->decimals = f >= 1 ? 0 : (unsigned)lrint(ceil(-log10(f) - 1e-9));
 }
 
 unsigned axis_ticks(const struct axis *a)

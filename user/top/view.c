@@ -195,6 +195,8 @@ static bool is_child(const struct top_entry *parent, const struct top_entry *e)
 	case TOP_PROCESS:
 		return e->scope == TOP_THREAD && e->pid == parent->pid &&
 		       e->cgroup_id == parent->cgroup_id;
+	case TOP_THREAD: /* a leaf */
+	case TOP_NR_SCOPES:
 	default:
 		return false;
 	}
