@@ -4,10 +4,13 @@
 #include <inttypes.h>
 #include <linux/capability.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cmd/collect.h"
+#include "cmd/record.h"
 #include "common/util.h"
 #include "identity/cgroups.h"
 
@@ -105,4 +108,95 @@ int parse_seconds_ms(const char *s, uint64_t *ms)
 		return -EINVAL;
 	*ms = whole * 1000 + frac;
 	return *ms ? 0 : -EINVAL;
+}
+
+int collect_parse_option(struct collect_env *env, int key, const char *arg,
+			 struct error *err)
+{
+	size_t len;
+
+	switch (key) {
+	case 'e':
+		env->events = arg;
+		return 0;
+	case 'd':
+		if (parse_seconds_ms(arg, &env->duration_ms))
+			return error__set(
+				err, EINVAL,
+				"invalid duration '-d %s': want a positive number of seconds, to the ms (1.5)",
+				arg);
+		return 0;
+	case 'G':
+		len = strlen(env->filter_list);
+		if (!*arg)
+			return error__set(err, EINVAL,
+					  "invalid '-G ': an empty path");
+		if (snprintf(env->filter_list + len,
+			     sizeof(env->filter_list) - len, "%s%s",
+			     len ? "," : "",
+			     arg) >= (int)(sizeof(env->filter_list) - len))
+			return error__set(
+				err, EINVAL,
+				"invalid '-G %s': want cgroup paths, in all at most %zu bytes",
+				arg, sizeof(env->filter_list) - 1);
+		env->filters = env->filter_list;
+		return 0;
+	case 'v':
+		verbose = true;
+		return 0;
+	case OPT_MODE:
+		if (strcmp(arg, "sampling") && strcmp(arg, "exact"))
+			return error__set(
+				err, EINVAL,
+				"invalid '--mode %s': want sampling or exact",
+				arg);
+		env->exact = !strcmp(arg, "exact");
+		env->mode_given = true;
+		return 0;
+	case OPT_MAX_KEYS:
+		if (parse_long(arg, 1, 1 << 24, &env->max_keys))
+			return error__set(
+				err, EINVAL,
+				"invalid '--max-keys %s': want 1 to 16777216",
+				arg);
+		return 0;
+	case OPT_PMU:
+		env->pmu = arg;
+		return 0;
+	case OPT_BEST_EFFORT:
+		env->best_effort = true;
+		return 0;
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+void collect_engine_opts(const struct collect_env *env, unsigned row_scopes,
+			 const char *host, struct engine_opts *o)
+{
+	*o = (struct engine_opts){
+		.events = env->events,
+		.pmu = env->pmu,
+		.interval_ms = env->interval_ms,
+		.duration_ms = env->duration_ms,
+		.period = env->period,
+		.freq = env->freq,
+		.max_keys = env->max_keys,
+		.scopes = env->scopes,
+		.tolerance_pct = env->tolerance_pct,
+		.row_scopes = row_scopes,
+		.exact = env->exact,
+		.mode_given = env->mode_given,
+		.filters = env->filters,
+		.rollup_depth = env->rollup_depth,
+		.cgroup_v1 = env->cgroup_v1,
+		.self_stats = env->self_stats,
+		.best_effort = env->best_effort,
+		.kube_pods_dir = env->kube_pods_dir,
+		.kube_containers_dir = env->kube_containers_dir,
+		.host = host,
+		.verbose = verbose,
+	};
+	if (getenv("BPMC_TEST_FLUSH_GAP_US"))
+		o->flush_gap_us = atol(getenv("BPMC_TEST_FLUSH_GAP_US"));
 }

@@ -52,6 +52,11 @@ struct cmd_option {
 	{ "best-effort", (key), no_argument, NULL,                 \
 	  "leave out, with a warning, the events this host cannot\n" \
 	  "open and count the rest (default: refuse the run)" }
+#define CMD_OPTION_CGROUP                                            \
+	{ "cgroup", 'G', required_argument, "PATHS",                 \
+	  "count only tasks under these cgroup subtrees (at most 8),\n" \
+	  "from the cgroup2 mount's root; repeatable; a comma\n"      \
+	  "in a name as \\," }
 #define CMD_OPTION_VERBOSE \
 	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" }
 /* clang-format on */

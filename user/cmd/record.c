@@ -24,7 +24,7 @@
 #include "sinks/csv_sink.h"
 
 struct record {
-	struct record_env env;
+	struct collect_env env;
 	struct engine *engine;
 	struct record_outputs out;
 	char host[256];
@@ -90,37 +90,6 @@ static bool status_wanted(const struct record *r)
 	return isatty(STDERR_FILENO) && !(to_stdout && isatty(STDOUT_FILENO));
 }
 
-static void engine_opts_from(const struct record *r, struct engine_opts *o)
-{
-	const struct record_env *env = &r->env;
-
-	*o = (struct engine_opts){
-		.events = env->events,
-		.pmu = env->pmu,
-		.interval_ms = env->interval_ms,
-		.duration_ms = env->duration_ms,
-		.period = env->period,
-		.freq = env->freq,
-		.max_keys = env->max_keys,
-		.scopes = env->scopes,
-		.tolerance_pct = env->tolerance_pct,
-		.row_scopes = record_outputs__row_scopes(env),
-		.exact = env->exact,
-		.mode_given = env->mode_given,
-		.filters = env->filters,
-		.rollup_depth = env->rollup_depth,
-		.cgroup_v1 = env->cgroup_v1,
-		.self_stats = env->self_stats,
-		.best_effort = env->best_effort,
-		.kube_pods_dir = env->kube_pods_dir,
-		.kube_containers_dir = env->kube_containers_dir,
-		.host = r->host,
-		.verbose = verbose,
-	};
-	if (getenv("BPMC_TEST_FLUSH_GAP_US"))
-		o->flush_gap_us = atol(getenv("BPMC_TEST_FLUSH_GAP_US"));
-}
-
 /* Once the events are known: the meta rows and the Prometheus sink. */
 static int outputs_setup(struct record *r)
 {
@@ -183,7 +152,8 @@ static int record_run(struct record *r)
 	/* Before the events: a refusal must come before any other word. */
 	if (record_outputs__open(&r->out, &r->env, r->path, r->host))
 		return EXIT_USAGE;
-	engine_opts_from(r, &opts);
+	collect_engine_opts(&r->env, record_outputs__row_scopes(&r->env),
+			    r->host, &opts);
 	err = engine__new(&r->engine, &opts, &ops, &error);
 	if (err) {
 		p_err("%s", error__why(&error, err));

@@ -107,7 +107,7 @@ static void add_encoding(struct record_meta *m, const struct event_list *asked,
 	    ev->attr.freq ? (unsigned)ev->attr.sample_freq : 0, ev->fstr);
 }
 
-void record_meta__build(struct record_meta *m, const struct record_env *env,
+void record_meta__build(struct record_meta *m, const struct collect_env *env,
 			const struct event_list *asked,
 			const struct event_list *live,
 			const struct event_support *support, const char *host)

@@ -29,7 +29,7 @@ struct record_meta {
  * asked is the list -e gave, live what is counted of it (the same list
  * but for what --best-effort dropped), support[] one per event asked.
  */
-void record_meta__build(struct record_meta *m, const struct record_env *env,
+void record_meta__build(struct record_meta *m, const struct collect_env *env,
 			const struct event_list *asked,
 			const struct event_list *live,
 			const struct event_support *support, const char *host);

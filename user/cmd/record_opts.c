@@ -45,10 +45,7 @@ static int parse_percent(const char *s, double *out)
 }
 
 enum {
-	OPT_BY = OPT_LONG_ONLY,
-	OPT_MAX_KEYS,
-	OPT_PMU,
-	OPT_MODE,
+	OPT_BY = OPT_COLLECT__END,
 	OPT_ROLLUP,
 	OPT_CGROUP_V1,
 	OPT_SELF_STATS,
@@ -58,7 +55,6 @@ enum {
 	OPT_MAX_DISK,
 	OPT_BACKLOG,
 	OPT_USER,
-	OPT_BEST_EFFORT,
 	OPT_KUBE_PODS_DIR,
 	OPT_KUBE_CONTAINERS_DIR,
 	OPT_LISTEN,
@@ -126,10 +122,7 @@ static const struct cmd_option record_options[] = {
 	{ "by", OPT_BY, required_argument, "SCOPES",
 	  "row scopes: cgroup,process,thread,container\n"
 	  "(default cgroup,process); container adds pod rows" },
-	{ "cgroup", 'G', required_argument, "PATHS",
-	  "count only tasks under these cgroup subtrees (at most 8),\n"
-	  "from the cgroup2 mount's root; repeatable; a comma\n"
-	  "in a name as \\," },
+	CMD_OPTION_CGROUP,
 	{ "rollup", OPT_ROLLUP, optional_argument, "D",
 	  "also a cgroup_total row per ancestor, to depth D" },
 	{ "cgroup-v1", OPT_CGROUP_V1, required_argument, "C",
@@ -163,7 +156,7 @@ const struct cmd_spec record_spec = {
 };
 
 /* "1h", "256M" or "1h,256M": a duration, a size, or one of each. */
-static int parse_rotate(const char *arg, struct record_env *env,
+static int parse_rotate(const char *arg, struct collect_env *env,
 			struct error *err)
 {
 	char copy[64], *tok, *save;
@@ -195,27 +188,20 @@ bad:
 
 static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 {
-	struct record_env *env = ctx;
+	struct collect_env *env = ctx;
 	char bad[256];
 	long depth;
-	size_t len;
+	int ret;
 
+	ret = collect_parse_option(env, key, arg, err);
+	if (ret != -ENOPROTOOPT)
+		return ret;
 	switch (key) {
-	case 'e':
-		env->events = arg;
-		return 0;
 	case 'I':
 		if (parse_long(arg, 1, 3600 * 1000, &env->interval_ms))
 			return error__set(
 				err, EINVAL,
 				"invalid interval '-I %s': want 1 to 3600000 ms",
-				arg);
-		return 0;
-	case 'd':
-		if (parse_seconds_ms(arg, &env->duration_ms))
-			return error__set(
-				err, EINVAL,
-				"invalid duration '-d %s': want a positive number of seconds, to the ms (1.5)",
 				arg);
 		return 0;
 	case 'o':
@@ -242,40 +228,6 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				err, EINVAL,
 				"invalid scope '%s' in --by: want cgroup, process, thread or container",
 				bad);
-		return 0;
-	case OPT_MAX_KEYS:
-		if (parse_long(arg, 1, 1 << 24, &env->max_keys))
-			return error__set(
-				err, EINVAL,
-				"invalid '--max-keys %s': want 1 to 16777216",
-				arg);
-		return 0;
-	case OPT_PMU:
-		env->pmu = arg;
-		return 0;
-	case OPT_MODE:
-		if (strcmp(arg, "sampling") && strcmp(arg, "exact"))
-			return error__set(
-				err, EINVAL,
-				"invalid '--mode %s': want sampling or exact",
-				arg);
-		env->exact = !strcmp(arg, "exact");
-		env->mode_given = true;
-		return 0;
-	case 'G':
-		len = strlen(env->filter_list);
-		if (!*arg)
-			return error__set(err, EINVAL,
-					  "invalid '-G ': an empty path");
-		if (snprintf(env->filter_list + len,
-			     sizeof(env->filter_list) - len, "%s%s",
-			     len ? "," : "",
-			     arg) >= (int)(sizeof(env->filter_list) - len))
-			return error__set(
-				err, EINVAL,
-				"invalid '-G %s': want cgroup paths, in all at most %zu bytes",
-				arg, sizeof(env->filter_list) - 1);
-		env->filters = env->filter_list;
 		return 0;
 	case OPT_ROLLUP:
 		env->rollup_depth = 1 << 30;
@@ -328,9 +280,6 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 	case OPT_USER:
 		env->user = arg;
 		return 0;
-	case OPT_BEST_EFFORT:
-		env->best_effort = true;
-		return 0;
 	case OPT_KUBE_PODS_DIR:
 	case OPT_KUBE_CONTAINERS_DIR:
 		/* Given, it must be there: a typo would only show as names
@@ -374,16 +323,13 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				"invalid '--prom-expire %s': want 0 (never) to 1000000000 intervals",
 				arg);
 		return 0;
-	case 'v':
-		verbose = true;
-		return 0;
 	default:
 		break;
 	}
 	return error__set(err, EINVAL, "unhandled option");
 }
 
-int record_parse_args(int argc, char **argv, struct record_env *env)
+int record_parse_args(int argc, char **argv, struct collect_env *env)
 {
 	struct error error = {};
 	int first, err;

@@ -19,12 +19,12 @@ static void on_notice(void *ctx, bool warning, const char *msg)
 		p_info("%s", msg);
 }
 
-static bool prom_wanted(const struct record_env *env)
+static bool prom_wanted(const struct collect_env *env)
 {
 	return env->listen || env->textfile;
 }
 
-unsigned record_outputs__row_scopes(const struct record_env *env)
+unsigned record_outputs__row_scopes(const struct collect_env *env)
 {
 	unsigned s = env->scopes, p = env->prom_scopes;
 
@@ -37,7 +37,7 @@ unsigned record_outputs__row_scopes(const struct record_env *env)
 	return s;
 }
 
-int record_outputs__open(struct record_outputs *o, const struct record_env *env,
+int record_outputs__open(struct record_outputs *o, const struct collect_env *env,
 			 const char *path, const char *host)
 {
 	struct csv_config cfg = {
@@ -85,7 +85,7 @@ refused:
 }
 
 /* The CSV takes --by's scopes: not those made for Prometheus alone. */
-static void csv_drops(const struct record_env *env, struct tee_output *t)
+static void csv_drops(const struct collect_env *env, struct tee_output *t)
 {
 	static const struct {
 		unsigned scope;
@@ -103,7 +103,7 @@ static void csv_drops(const struct record_env *env, struct tee_output *t)
 }
 
 int record_outputs__setup(struct record_outputs *o,
-			  const struct record_env *env,
+			  const struct collect_env *env,
 			  const struct event_list *events)
 {
 	struct prom_config cfg = {

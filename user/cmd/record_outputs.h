@@ -30,17 +30,17 @@ struct record_outputs {
 };
 
 /* The row scopes to make: --by's, and what Prometheus exports too. */
-unsigned record_outputs__row_scopes(const struct record_env *env);
+unsigned record_outputs__row_scopes(const struct collect_env *env);
 
 /*
  * Checks and opens what may be refused: the CSV output, the --textfile
  * directory and the --listen socket. Prints the refusal; EXIT_USAGE.
  */
-int record_outputs__open(struct record_outputs *o, const struct record_env *env,
+int record_outputs__open(struct record_outputs *o, const struct collect_env *env,
 			 const char *path, const char *host);
 /* Once the events are parsed: the Prometheus sink and the tee. */
 int record_outputs__setup(struct record_outputs *o,
-			  const struct record_env *env,
+			  const struct collect_env *env,
 			  const struct event_list *events);
 /* Once privileges are dropped: the server. Prints what went wrong. */
 int record_outputs__serve(struct record_outputs *o);

@@ -20,11 +20,7 @@
 #include "top/top.h"
 
 enum {
-	OPT_MODE = OPT_LONG_ONLY,
-	OPT_BY,
-	OPT_MAX_KEYS,
-	OPT_PMU,
-	OPT_BEST_EFFORT,
+	OPT_BY = OPT_COLLECT__END,
 	OPT_WIDTH,
 	OPT_FILTER,
 };
@@ -39,8 +35,7 @@ static const struct cmd_option top_options[] = {
 	  "the first grouping: container (default), pod, cgroup,\n"
 	  "process or thread; g switches it. Where there is no\n"
 	  "container (or pod), cgroups are shown" },
-	{ "cgroup", 'G', required_argument, "PATHS",
-	  "count only tasks under these cgroup subtrees" },
+	CMD_OPTION_CGROUP,
 	{ "filter", OPT_FILTER, required_argument, "TEXT",
 	  "show only keys whose name holds TEXT (as / does)" },
 	{ "duration", 'd', required_argument, "S",
@@ -90,7 +85,7 @@ static const struct cmd_spec top_spec = {
 };
 
 struct top_args {
-	struct engine_opts env;
+	struct collect_env env; /* the options top shares with record */
 	enum top_scope by;
 	bool batch;
 	long width;
@@ -110,20 +105,11 @@ static int parse_by(const char *arg, enum top_scope *by)
 static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 {
 	struct top_args *a = ctx;
+	int ret = collect_parse_option(&a->env, key, arg, err);
 
+	if (ret != -ENOPROTOOPT)
+		return ret;
 	switch (key) {
-	case 'e':
-		a->env.events = arg;
-		return 0;
-	case OPT_MODE:
-		if (strcmp(arg, "sampling") && strcmp(arg, "exact"))
-			return error__set(
-				err, EINVAL,
-				"invalid '--mode %s': want sampling or exact",
-				arg);
-		a->env.exact = !strcmp(arg, "exact");
-		a->env.mode_given = true;
-		return 0;
 	case 'I':
 		if (parse_long(arg, 100, 3600 * 1000, &a->env.interval_ms))
 			return error__set(
@@ -138,18 +124,8 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 				"invalid '--by %s': want container, pod, cgroup, process or thread",
 				arg);
 		return 0;
-	case 'G':
-		a->env.filters = arg;
-		return 0;
 	case OPT_FILTER:
 		a->filter = arg;
-		return 0;
-	case 'd':
-		if (parse_seconds_ms(arg, &a->env.duration_ms))
-			return error__set(
-				err, EINVAL,
-				"invalid duration '-d %s': want a positive number of seconds, to the ms (1.5)",
-				arg);
 		return 0;
 	case 'b':
 		a->batch = true;
@@ -159,22 +135,6 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 			return error__set(
 				err, EINVAL,
 				"invalid '--width %s': want 20 to 250", arg);
-		return 0;
-	case OPT_BEST_EFFORT:
-		a->env.best_effort = true;
-		return 0;
-	case OPT_MAX_KEYS:
-		if (parse_long(arg, 1, 1 << 24, &a->env.max_keys))
-			return error__set(
-				err, EINVAL,
-				"invalid '--max-keys %s': want 1 to 16777216",
-				arg);
-		return 0;
-	case OPT_PMU:
-		a->env.pmu = arg;
-		return 0;
-	case 'v':
-		verbose = true;
 		return 0;
 	default:
 		break;
@@ -311,6 +271,7 @@ int cmd_top(int argc, char **argv)
 		.by = TOP_CONTAINER,
 	};
 	struct top_run run = { .held = { .saved = -1, .mem = -1 } };
+	struct engine_opts opts;
 	struct top_config cfg;
 	struct error error = {};
 	char host[256] = "";
@@ -331,11 +292,9 @@ int cmd_top(int argc, char **argv)
 	/* Every grouping the keys can switch to is made each interval. */
 	a.env.scopes = SCOPE_CGROUP | SCOPE_PROCESS | SCOPE_CONTAINER |
 		       (a.by == TOP_THREAD ? SCOPE_THREAD : 0);
-	a.env.row_scopes = a.env.scopes;
 	a.env.self_stats = true; /* the header's BPF cost */
-	a.env.verbose = verbose;
 	gethostname(host, sizeof(host) - 1);
-	a.env.host = host;
+	collect_engine_opts(&a.env, a.env.scopes, host, &opts);
 	cfg = (struct top_config){
 		.host = host,
 		.nr_cpus = sysconf(_SC_NPROCESSORS_ONLN),
@@ -352,7 +311,7 @@ int cmd_top(int argc, char **argv)
 		return 1;
 	}
 	run.screen = !a.batch;
-	ret = top_run(&run, &a.env);
+	ret = top_run(&run, &opts);
 	top__free(run.top);
 	return ret;
 }
