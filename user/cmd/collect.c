@@ -167,7 +167,7 @@ int collect_parse_option(struct collect_env *env, int key, const char *arg,
 		env->best_effort = true;
 		return 0;
 	default:
-		return -ENOPROTOOPT;
+		return 1; /* not one of ours */
 	}
 }
 

@@ -100,7 +100,7 @@ enum {
 /*
  * The one handler of the options that record and top share: -e, -d, -G
  * (repeatable), -v, --mode, --max-keys, --pmu, --best-effort, into env.
- * 0, or -errno with err set; -ENOPROTOOPT, err untouched, for any other
+ * 0, or -errno with err set; 1, err untouched, for any other
  * key (the command's own).
  */
 int collect_parse_option(struct collect_env *env, int key, const char *arg,

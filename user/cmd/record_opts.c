@@ -194,7 +194,7 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 	int ret;
 
 	ret = collect_parse_option(env, key, arg, err);
-	if (ret != -ENOPROTOOPT)
+	if (ret <= 0)
 		return ret;
 	switch (key) {
 	case 'I':

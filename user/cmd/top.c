@@ -107,7 +107,7 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 	struct top_args *a = ctx;
 	int ret = collect_parse_option(&a->env, key, arg, err);
 
-	if (ret != -ENOPROTOOPT)
+	if (ret <= 0)
 		return ret;
 	switch (key) {
 	case 'I':
