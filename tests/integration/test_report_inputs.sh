@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# bpmc report against hostile inputs and outputs (issue 26): -o and
+# --html onto a character device or a FIFO write to it as a stream and
+# leave it a device or a FIFO, a symbolic link is refused, a regular file
+# is replaced whole; a FIFO named as an input is refused at once, not
+# waited on; a directory walk follows no symbolic link (a loop, a link
+# out of the tree) and no file is read twice; a count that is not one, or
+# above 2^64 - 1, or a field longer than the bound, rejects its row and
+# says how many and why, and sums saturate instead of wrapping.
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+# mk_export FILE [ROW...]: a v6 export of 3 intervals of 50 s, one cgroup
+# /a with 50 s of cpu-clock in each; the ROWs after them.
+mk_export() {
+	local f=$1 t r
+	shift
+	{
+		echo 'time,host,interval_ms,scope,cgroup_id,cgroup,pid,tid,comm,event,count,samples,running_pct,container,pod,value,namespace,pod_name,container_name'
+		echo '2026-12-02T00:00:50.000Z,"vm",50000,"meta",,,,,,"schema_version",,,,,,"6",,,'
+		echo '2026-12-02T00:00:50.000Z,"vm",50000,"meta",,,,,,"mode",,,,,,"exact",,,'
+		for t in 00:00:50 00:01:40 00:02:30; do
+			echo "2026-12-02T$t.000Z,\"vm\",50000,\"self\",,,,,,\"intervals_lost\",0,,,,,,,,"
+			echo "2026-12-02T$t.000Z,\"vm\",50000,\"cgroup\",1,\"/a\",,,,\"cpu-clock\",50000000000,,100.0,,,,,,"
+		done
+		for r in "$@"; do echo "$r"; done
+	} >"$f"
+}
+# row TIME CGROUP COUNT: a cgroup row of cpu-clock.
+row() { echo "2026-12-02T$1.000Z,\"vm\",50000,\"cgroup\",1,\"$2\",,,,\"cpu-clock\",$3,,100.0,,,,,,"; }
+# cpu CSV CGROUP: the report's cpu-clock of CGROUP (its --csv output).
+cpu() {
+	python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["cgroup"] == sys.argv[2]: print(r["cpu-clock"])' "$1" "$2"
+}
+cd "$TMP" || exit 1
+mk_export x.csv
+
+# 1. -o and --html: a device and a FIFO stay what they are.
+mknod -m 666 fakenull c 1 3
+mkfifo ff
+"$BPMC" report -o fakenull x.csv || fail "report -o onto a character device failed"
+"$BPMC" report --html fakenull x.csv >/dev/null || fail "report --html onto a character device failed"
+[ -c fakenull ] && echo "  -o and --html onto a character device leave it one" ||
+	fail "report -o replaced a character device: $(ls -l fakenull)"
+for opt in -o --html; do
+	timeout 10 cat ff >"got$opt" &
+	reader=$!
+	PIDS+=("$reader")
+	timeout 20 "$BPMC" report "$opt" ff x.csv >/dev/null 2>err || fail "report $opt onto a FIFO failed: $(cat err)"
+	wait "$reader"
+	[ -p ff ] || fail "report $opt replaced a FIFO: $(ls -l ff)"
+done
+grep -q '^/a ' got-o && grep -q '<svg' got--html &&
+	echo "  -o and --html onto a FIFO stream the report to its reader, the FIFO stays one" ||
+	fail "the FIFO's reader got no report: $(head -c 300 got-o)"
+timeout 20 "$BPMC" report -o ff x.csv 2>err && fail "report -o onto a FIFO with no reader succeeded"
+grep -q "no reader" err && echo "  a FIFO with no reader is refused at once: $(cat err)" ||
+	fail "no reason for a FIFO with no reader: $(cat err)"
+# /dev/null itself only where the look-alike stayed a device: a bpmc
+# that replaces devices must not take the machine's /dev/null with it.
+if [ -c fakenull ]; then
+	"$BPMC" report -o /dev/null x.csv || fail "report -o /dev/null failed"
+	if [ ! -c /dev/null ]; then
+		fail "/dev/null is no longer a character device"
+		rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+	fi
+fi
+echo secret >target
+ln -s target lnk
+"$BPMC" report -o lnk x.csv 2>err && fail "report -o through a symbolic link succeeded"
+[ -L lnk ] && [ "$(cat target)" = secret ] && grep -q "symbolic link" err &&
+	echo "  a symbolic link is refused, it and its target untouched: $(cat err)" ||
+	fail "a symbolic link was written through or replaced: $(ls -l lnk target; cat err)"
+echo old >plain.txt
+"$BPMC" report -o plain.txt x.csv && [ -f plain.txt ] && grep -q '^/a ' plain.txt &&
+	[ -z "$(ls plain.txt.* 2>/dev/null)" ] ||
+	fail "report -o onto a regular file did not replace it whole"
+
+pass_or_fail
