@@ -32,7 +32,7 @@ row() { echo "2026-12-02T$1.000Z,\"vm\",50000,\"cgroup\",1,\"$2\",,,,\"cpu-clock
 # cpu CSV CGROUP: the report's cpu-clock of CGROUP (its --csv output).
 cpu() {
 	python3 -c 'import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
+for r in csv.DictReader(sys.stdin if sys.argv[1] == "-" else open(sys.argv[1])):
     if r["cgroup"] == sys.argv[2]: print(r["cpu-clock"])' "$1" "$2"
 }
 cd "$TMP" || exit 1
@@ -78,5 +78,46 @@ echo old >plain.txt
 "$BPMC" report -o plain.txt x.csv && [ -f plain.txt ] && grep -q '^/a ' plain.txt &&
 	[ -z "$(ls plain.txt.* 2>/dev/null)" ] ||
 	fail "report -o onto a regular file did not replace it whole"
+
+# 10. A FIFO named as an input is refused at once, not waited on.
+mkfifo in.fifo
+timeout 10 "$BPMC" report --csv in.fifo >/dev/null 2>err
+rc=$?
+if [ "$rc" = 124 ]; then
+	fail "report FIFO blocked (killed after 10 s)"
+elif [ "$rc" != 0 ] && grep -q "in.fifo" err; then
+	echo "  a FIFO operand is refused at once (rc $rc): $(cat err)"
+else
+	fail "report FIFO: rc $rc, $(cat err)"
+fi
+# In a directory or a glob's matches, a FIFO is passed over.
+mkdir fifodir
+cp x.csv fifodir/
+mkfifo fifodir/y.csv
+[ "$(timeout 10 "$BPMC" report --csv fifodir 2>err | cpu - /a)" = 150000000000 ] &&
+	[ "$(timeout 10 "$BPMC" report --csv 'fifodir/*.csv' 2>err | cpu - /a)" = 150000000000 ] ||
+	fail "a FIFO in a directory or a glob was not passed over: $(cat err)"
+
+# 6. A walk follows no link: not a loop, not a link out of the tree; and
+# one file named many ways is read once.
+mkdir -p l2/sub outside
+cp x.csv l2/sub/
+ln -s .. l2/sub/up
+mk_export outside/o.csv "$(row 00:02:30 /outside 7)"
+ln -s ../../outside l2/sub/away
+ln -s ../../outside/o.csv l2/sub/link.csv
+timeout 20 "$BPMC" report --csv l2 >walk.csv 2>err || fail "report DIR failed: $(cat err)"
+got=$(cpu walk.csv /a)
+[ "$got" = 150000000000 ] && [ -z "$(cpu walk.csv /outside)" ] &&
+	echo "  a walk with a loop and links out of the tree reads its one file once: 150 s" ||
+	fail "report DIR read /a as $got ns (want 150 s) or read outside the tree: $(cat walk.csv)"
+timeout 20 "$BPMC" report --csv x.csv ./x.csv "$TMP/x.csv" 'x.c*' x.csv >dup.csv 2>err ||
+	fail "report of one file named five ways failed: $(cat err)"
+[ "$(cpu dup.csv /a)" = 150000000000 ] &&
+	echo "  one file named five ways (paths, a glob) is read once" ||
+	fail "one file named five ways: /a is $(cpu dup.csv /a) ns, want 150 s"
+ln x.csv hard.csv
+[ "$(timeout 20 "$BPMC" report --csv x.csv hard.csv | cpu - /a)" = 150000000000 ] ||
+	fail "a hard link of a file read twice"
 
 pass_or_fail

@@ -34,20 +34,60 @@ static bool is_export_name(const char *name)
 	       (has_suffix(name, ".csv") || has_suffix(name, ".csv.gz"));
 }
 
-static int add_file(struct report_input *in, const char *path)
+/* 1 when (dev, ino) is new to s, and now in it; 0 when seen; -ENOMEM. */
+static int seen_add(struct seen_ids *s, const struct stat *st)
 {
-	struct report_file *f =
-		realloc(in->files, (in->nr_files + 1) * sizeof(*f));
+	struct seen_id id = { st->st_dev, st->st_ino };
+	uint64_t h = hash_bytes(&id, sizeof(id));
+	struct hash_probe p = hash_index__probe(&s->index, h);
+	uint32_t i;
 
-	if (!f)
+	while ((i = hash_index__next(&s->index, &p)) != HASH_INDEX_END)
+		if (s->ids[i].dev == id.dev && s->ids[i].ino == id.ino)
+			return 0;
+	if (hash_index__make_room(&s->index, &p) ||
+	    GROW(s->ids, s->cap, s->nr + 1, 64))
 		return -ENOMEM;
+	s->ids[s->nr] = id;
+	hash_index__add(&s->index, &p, s->nr++);
+	return 1;
+}
+
+static void seen_free(struct seen_ids *s)
+{
+	free(s->ids);
+	hash_index__free(&s->index);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A regular file, unless read already under another name. */
+static int add_file(struct report_input *in, const char *path,
+		    const struct stat *st, struct error *err)
+{
+	struct report_file *f;
+	int ret = seen_add(&in->files_seen, st);
+
+	if (ret <= 0)
+		goto out;
+	f = realloc(in->files, (in->nr_files + 1) * sizeof(*f));
+	if (!f) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	in->files = f;
 	f = &in->files[in->nr_files];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
-	if (!f->path)
-		return -ENOMEM;
+	if (!f->path) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
 	in->nr_files++;
+out:
+	if (ret < 0)
+		return error__set(err, -ret, "out of memory for '%s'", path);
 	return 0;
 }
 
@@ -56,17 +96,22 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_dir(struct report_input *in, const char *dir, int depth,
-		   struct error *err)
+static int add_dir(struct report_input *in, const char *dir,
+		   const struct stat *dst, int depth, struct error *err)
 {
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
 	size_t nr = 0;
-	int ret = 0;
+	int ret;
 
-	if (depth > 16)
-		return 0;
+	/* A directory met already (a bind mount of a parent): not again. */
+	ret = seen_add(&in->dirs_seen, dst);
+	if (ret <= 0 || depth > 16)
+		return ret < 0 ? error__set(err, -ret, "out of memory for '%s'",
+					    dir) :
+				 0;
+	ret = 0;
 	d = opendir(dir);
 	if (!d)
 		return error__set(err, errno, "cannot read directory '%s': %s",
@@ -79,7 +124,9 @@ static int add_dir(struct report_input *in, const char *dir, int depth,
 		n = realloc(names, (nr + 1) * sizeof(*n));
 		if (!n || asprintf(&n[nr], "%s/%s", dir, de->d_name) < 0) {
 			names = n ? n : names;
-			ret = -ENOMEM;
+			ret = error__set(err, ENOMEM,
+					 "out of memory for directory '%s'",
+					 dir);
 			break;
 		}
 		names = n;
@@ -91,17 +138,38 @@ static int add_dir(struct report_input *in, const char *dir, int depth,
 	for (size_t i = 0; i < nr; i++) {
 		struct stat st;
 
-		if (!ret && !stat(names[i], &st)) {
+		/* lstat: a link is not followed, a directory's nor a file's. */
+		if (!ret && !lstat(names[i], &st)) {
 			if (S_ISDIR(st.st_mode))
-				ret = add_dir(in, names[i], depth + 1, err);
+				ret = add_dir(in, names[i], &st, depth + 1,
+					      err);
 			else if (S_ISREG(st.st_mode) &&
 				 is_export_name(strrchr(names[i], '/') + 1))
-				ret = add_file(in, names[i]);
+				ret = add_file(in, names[i], &st, err);
 		}
 		free(names[i]);
 	}
 	free(names);
 	return ret;
+}
+
+/* One operand, or one match of a glob: followed, as it was named. */
+static int add_path(struct report_input *in, const char *path,
+		    const struct stat *st, struct error *err)
+{
+	if (S_ISDIR(st->st_mode))
+		return add_dir(in, path, st, 0, err);
+	if (S_ISREG(st->st_mode))
+		return add_file(in, path, st, err);
+	return error__set(
+		err, EINVAL,
+		"cannot read '%s': not a regular file or a directory (%s)",
+		path,
+		S_ISFIFO(st->st_mode) ? "a FIFO" :
+		S_ISCHR(st->st_mode)  ? "a character device" :
+		S_ISBLK(st->st_mode)  ? "a block device" :
+		S_ISSOCK(st->st_mode) ? "a socket" :
+					"a special file");
 }
 
 int report_input__add(struct report_input *in, const char *operand,
@@ -111,21 +179,20 @@ int report_input__add(struct report_input *in, const char *operand,
 	glob_t g;
 	int ret = 0;
 
-	if (!stat(operand, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return add_dir(in, operand, 0, err);
-		return add_file(in, operand);
-	}
+	if (!stat(operand, &st))
+		return add_path(in, operand, &st, err);
 	if (!strpbrk(operand, "*?["))
 		return error__set(err, errno, "cannot read '%s': %s", operand,
 				  strerror(errno));
 	if (glob(operand, 0, NULL, &g))
 		return error__set(err, ENOENT, "'%s' matches no file", operand);
 	for (size_t i = 0; !ret && i < g.gl_pathc; i++) {
-		if (!stat(g.gl_pathv[i], &st) && S_ISDIR(st.st_mode))
-			ret = add_dir(in, g.gl_pathv[i], 0, err);
-		else
-			ret = add_file(in, g.gl_pathv[i]);
+		if (stat(g.gl_pathv[i], &st))
+			ret = error__set(err, errno, "cannot read '%s': %s",
+					 g.gl_pathv[i], strerror(errno));
+		else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+			ret = add_path(in, g.gl_pathv[i], &st, err);
+		/* else a FIFO or a device: passed over, as in a walk */
 	}
 	globfree(&g);
 	return ret;
@@ -136,6 +203,8 @@ void report_input__free(struct report_input *in)
 	for (unsigned i = 0; i < in->nr_files; i++)
 		free(in->files[i].path);
 	free(in->files);
+	seen_free(&in->files_seen);
+	seen_free(&in->dirs_seen);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -619,10 +688,18 @@ static int open_file(struct worker *w, struct report_file *f)
 	struct stat sb;
 	int fd, ret;
 
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb)) {
+	/* O_NONBLOCK: a FIFO put in a file's place does not block open. */
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb))
 		ret = error__set(&err, errno, "cannot read '%s': %s", f->path,
 				 strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		ret = error__set(&err, EINVAL,
+				 "cannot read '%s': no longer a regular file",
+				 f->path);
+	else
+		ret = 0;
+	if (ret) {
 		if (fd >= 0)
 			close(fd);
 		opened(r);

@@ -95,6 +95,7 @@ struct report_file {
 	bool truncated; /* its last row was cut: not read */
 	uint64_t rows;
 	uint64_t size;
+	uint64_t dev, ino; /* read once, whatever names it has */
 };
 
 /*
