@@ -120,4 +120,55 @@ ln x.csv hard.csv
 [ "$(timeout 20 "$BPMC" report --csv x.csv hard.csv | cpu - /a)" = 150000000000 ] ||
 	fail "a hard link of a file read twice"
 
+# 7. Numbers: a count above 2^64 - 1 or not a count rejects its row, and
+# says so; two counts of 1e19 saturate at 2^64 - 1 instead of wrapping.
+mk_export n.csv "$(row 00:02:30 /b 18446744073709551617)" \
+	"$(row 00:02:30 /c 10000000000000000000)" "$(row 00:02:30 /c 10000000000000000000)" \
+	"$(row 00:02:30 /d -1)" "$(row 00:02:30 /d nan)" "$(row 00:02:30 /d 0x10)" \
+	"$(row 00:02:30 /d 12345678901234567890123456789)"
+"$BPMC" report --csv n.csv >n.out 2>err || fail "report of bad counts failed: $(cat err)"
+[ -z "$(cpu n.out /b)" ] && [ -z "$(cpu n.out /d)" ] && [ "$(cpu n.out /c)" = 18446744073709551615 ] &&
+	[ "$(cpu n.out /a)" = 150000000000 ] &&
+	echo "  2^64 + 1 and -1, nan, 0x10, 29 digits are left out; 2 x 1e19 saturates at 2^64 - 1" ||
+	fail "bad counts: $(cat n.out)"
+grep -q "n.csv: 5 rows rejected.*3 with a count that is not a non-negative integer (first at byte [0-9]*: '-1').*2 with a count above 2^64 - 1 (first at byte [0-9]*: '18446744073709551617')" err &&
+	grep -q "1 sum reached 2^64 - 1" err &&
+	echo "  said: $(head -1 err)" || fail "the rejected rows are not told: $(cat err)"
+"$BPMC" report --json n.csv 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = d["rejected"][0]["reasons"]
+assert d["rows_rejected"] == 5 and d["saturated_cells"] == 1, d
+assert r["not_a_count"]["rows"] == 3 and r["count_above_2^64-1"]["rows"] == 2, r' ||
+	fail "--json does not hold the rejected rows"
+
+# 12. A 200 MB field: its row is rejected and told, never held whole
+# (the row after it is read); in plain, .gz and a pre-v5 file.
+python3 - <<'PY'
+import gzip
+head = open("x.csv").read()
+long_row = '2026-12-02T00:02:30.000Z,"vm",50000,"cgroup",1,"/' + "x" * (200 << 20) + '",,,,"cpu-clock",5,,100.0,,,,,,\n'
+after = '2026-12-02T00:02:30.000Z,"vm",50000,"cgroup",1,"/after",,,,"cpu-clock",7,,100.0,,,,,,\n'
+open("long.csv", "w").write(head + long_row + after)
+with gzip.open("long.csv.gz", "wt", compresslevel=1) as f:
+    f.write(head + long_row + after)
+v3 = head.replace(",value,namespace,pod_name,container_name", "").replace(",,,\n", "\n")
+open("long3.csv", "w").write(v3.split("\n", 1)[0] + "\n" + long_row.replace(",,,,,,\n", ",,\n") + after.replace(",,,,,,\n", ",,\n"))
+PY
+for f in long.csv long.csv.gz long3.csv; do
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -o rss -f %M "$BPMC" report --csv "$f" >long.out 2>err || fail "report $f failed: $(cat err)"
+	else
+		"$BPMC" report --csv "$f" >long.out 2>err || fail "report $f failed: $(cat err)"
+		echo 0 >rss
+	fi
+	rss=$(cat rss)
+	if [ "$(cpu long.out /after)" = 7 ] && grep -q "$f: 1 row rejected.*too long" err && [ "$rss" -lt 100000 ]; then
+		echo "  $f: a 200 MB field's row is rejected and told, the next read; ${rss} KB RSS"
+	else
+		fail "$f: a 200 MB field: ${rss} KB RSS (want < 100 MB), $(cut -c1-300 err), /after is '$(cpu long.out /after)'"
+	fi
+done
+rm -f long.csv long.csv.gz long3.csv
+
 pass_or_fail

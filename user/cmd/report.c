@@ -418,6 +418,30 @@ static void print_notes(const struct report *r)
 			       f->gz ? "the gzip stream is cut (a crashed run's tail?)" :
 				       "its last row is cut");
 	}
+	for (unsigned i = 0; i < r->result.nr_rejected; i++) {
+		const struct report_rejects *x = r->result.rejected[i];
+		char why[1024];
+		size_t n = 0;
+
+		for (int w = 0; w < REJECT__NR && n < sizeof(why); w++) {
+			if (!x->nr[w])
+				continue;
+			n += snprintf(why + n, sizeof(why) - n,
+				      "%s%llu %s (first at byte %llu: '%s')",
+				      n ? ", " : "",
+				      (unsigned long long)x->nr[w],
+				      report_reject_why[w],
+				      (unsigned long long)x->first_byte[w],
+				      x->first[w]);
+		}
+		p_warn("%s: %llu row%s rejected, left out of every sum: %s",
+		       x->path, (unsigned long long)x->rows,
+		       x->rows == 1 ? "" : "s", why);
+	}
+	if (r->result.saturated_cells)
+		p_warn("%u sum%s reached 2^64 - 1 and stayed there (saturated, not wrapped): the true count is larger",
+		       r->result.saturated_cells,
+		       r->result.saturated_cells == 1 ? "" : "s");
 	if (!r->result.nr_keys && r->result.nr_input_rows)
 		p_warn("no '%s' rows in the input%s", r->result.scope,
 		       !strcmp(r->result.scope, "container") ||

@@ -16,8 +16,9 @@
 
 /* What one thread scans at a time: big enough that the queue is cheap. */
 #define RANGE_BYTES (8u << 20)
-/* Beyond a range's end, for its last row (rows are a few hundred bytes). */
-#define ROW_SLACK (64u << 10)
+/* Beyond a range's end, for its last row (rows are a few hundred bytes,
+ * a longer one than this is rejected). */
+#define ROW_SLACK SCAN_MAX_ROW
 /* Inflated buffers waiting to be scanned, at most, per gzip file. */
 #define MAX_QUEUED 4
 
@@ -84,6 +85,13 @@ static int add_file(struct report_input *in, const char *path,
 	}
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
+	f->rejects = calloc(1, sizeof(*f->rejects));
+	if (!f->rejects) {
+		free(f->path);
+		ret = -ENOMEM;
+		goto out;
+	}
+	f->rejects->path = f->path;
 	in->nr_files++;
 out:
 	if (ret < 0)
@@ -200,8 +208,10 @@ int report_input__add(struct report_input *in, const char *operand,
 
 void report_input__free(struct report_input *in)
 {
-	for (unsigned i = 0; i < in->nr_files; i++)
+	for (unsigned i = 0; i < in->nr_files; i++) {
 		free(in->files[i].path);
+		free(in->files[i].rejects);
+	}
 	free(in->files);
 	seen_free(&in->files_seen);
 	seen_free(&in->dirs_seen);
@@ -212,6 +222,7 @@ void report_input__free(struct report_input *in)
 struct queued {
 	struct queued *next;
 	struct report_file *f;
+	uint64_t off; /* of data[0] in the inflated text */
 	size_t len, cap;
 	char *data;
 };
@@ -325,10 +336,12 @@ static int plain_sequential(struct worker *w, struct report_file *f, int fd,
 			    uint64_t off, struct error *err)
 {
 	size_t carry = 0;
+	bool skip = false; /* the rest of a row too long to hold */
 
 	for (;;) {
 		ssize_t n;
-		size_t used;
+		size_t used = 0;
+		uint64_t base = off - carry;
 
 		if (GROW(w->buf, w->cap, carry + RANGE_BYTES, 0))
 			return error__set(err, ENOMEM,
@@ -338,8 +351,23 @@ static int plain_sequential(struct worker *w, struct report_file *f, int fd,
 		if (n < 0)
 			return read_error(err, f, n);
 		off += n;
-		used = scan_rows(w->t, f, w->buf, carry + n);
+		if (skip) { /* carry is 0 */
+			const char *nl = memchr(w->buf, '\n', n);
+
+			if (!nl && n)
+				continue;
+			skip = false;
+			used = nl ? (size_t)(nl + 1 - w->buf) : 0;
+		}
+		w->t->base = base + used;
+		used += scan_rows(w->t, f, w->buf + used, carry + n - used);
 		carry = carry + n - used;
+		if (carry > ROW_SLACK && n) {
+			scan_reject(f, REJECT_LONG, base + used, w->buf + used,
+				    32);
+			carry = 0;
+			skip = true;
+		}
 		memmove(w->buf, w->buf + used, carry);
 		if (!n) {
 			f->truncated = carry > 0;
@@ -390,8 +418,15 @@ static int plain_range(struct worker *w, const struct split *s, uint64_t a,
 			limit = w->buf + n;
 			break;
 		}
-		want *= 2;
+		/* The row that holds byte b - 1 goes on for more than
+		 * ROW_SLACK: rejected, never held whole. It starts after
+		 * the last newline before b - 1, or at p. */
+		nl = memrchr(p, '\n', w->buf + (b - 1 - off) - p);
+		limit = nl ? nl + 1 : p;
+		scan_reject(f, REJECT_LONG, off + (limit - w->buf), limit, 32);
+		break;
 	}
+	w->t->base = off + (p - w->buf);
 	if (scan_rows(w->t, f, p, limit - p) < (size_t)(limit - p))
 		f->truncated = true; /* only the last range can be cut */
 	return 0;
@@ -468,6 +503,7 @@ static void push(struct reader *r, struct queued *q)
 
 static void scan_queued(struct scan_thread *t, struct queued *q)
 {
+	t->base = q->off;
 	if (scan_rows(t, q->f, q->data, q->len) < q->len)
 		q->f->truncated = true;
 }
@@ -477,7 +513,7 @@ static void scan_queued(struct scan_thread *t, struct queued *q)
  * when enough wait already), and starts the next buffer with the rest: a
  * buffer is handed on, never copied.
  */
-static int hand_on(struct worker *w, struct queued **qp, bool last)
+static int hand_on(struct worker *w, struct queued **qp, bool last, bool *skip)
 {
 	struct reader *r = w->r;
 	struct queued *q = *qp, *next;
@@ -487,12 +523,21 @@ static int hand_on(struct worker *w, struct queued **qp, bool last)
 
 	if (!q->f->escaped) {
 		/* Rows may span lines before v5: scanned here, in order. */
-		size_t used = scan_rows(w->t, q->f, q->data, q->len);
+		size_t used;
 
+		w->t->base = q->off;
+		used = scan_rows(w->t, q->f, q->data, q->len);
 		if (last && used < q->len)
 			q->f->truncated = true;
+		if (!last && q->len - used > ROW_SLACK) {
+			scan_reject(q->f, REJECT_LONG, q->off + used,
+				    q->data + used, 32);
+			used = q->len;
+			*skip = true;
+		}
 		memmove(q->data, q->data + used, q->len - used);
 		q->len -= used;
+		q->off += used;
 		return 0;
 	}
 	next = last ? NULL : buffer_get(r);
@@ -500,14 +545,15 @@ static int hand_on(struct worker *w, struct queued **qp, bool last)
 		return -ENOMEM;
 	if (next) {
 		next->f = q->f;
+		next->off = q->off + whole;
 		next->len = q->len - whole;
-		if (next->len > next->cap) {
-			char *d = realloc(next->data, q->cap);
-
-			if (!d)
-				return -ENOMEM;
-			next->data = d;
-			next->cap = q->cap;
+		if (next->len > ROW_SLACK) {
+			/* A row too long to hold: rejected, its rest skipped. */
+			scan_reject(q->f, REJECT_LONG, next->off,
+				    q->data + whole, 32);
+			next->off += next->len;
+			next->len = 0;
+			*skip = true;
 		}
 		memcpy(next->data, q->data + whole, next->len);
 	}
@@ -571,7 +617,7 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 	unsigned char *in = malloc(GZ_READ_BYTES);
 	struct queued *q = buffer_get(w->r);
 	uint64_t off = 0;
-	bool header = false, done = false, eof = false;
+	bool header = false, done = false, eof = false, skip = false;
 	int ret = 0;
 
 	if (!st || !in || !q) {
@@ -580,6 +626,7 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 	}
 	q->f = f;
 	q->len = 0;
+	q->off = 0;
 	isal_inflate_init(st);
 	st->crc_flag = ISAL_GZIP;
 	st->avail_in = 0;
@@ -620,6 +667,16 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 		} else if (!st->avail_in && eof && st->avail_out) {
 			done = f->truncated = true; /* all read, no end: cut */
 		}
+		if (skip) {
+			/* The rest of a row too long to hold (q->len was 0). */
+			const char *nl = memchr(q->data, '\n', q->len);
+			size_t drop = nl ? (size_t)(nl + 1 - q->data) : q->len;
+
+			memmove(q->data, q->data + drop, q->len - drop);
+			q->len -= drop;
+			q->off += drop;
+			skip = !nl;
+		}
 		if (!header) {
 			long h = scan_file__header(f, q->data, q->len, err);
 			size_t meta;
@@ -640,11 +697,12 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 			meta = h + scan_meta(f, q->data + h, q->len - h);
 			memmove(q->data, q->data + meta, q->len - meta);
 			q->len -= meta;
+			q->off += meta;
 			header = true;
 		}
 		/* Hand on full buffers only: fewer, bigger pieces of work. */
 		if (q->len == q->cap || done) {
-			ret = hand_on(w, &q, done);
+			ret = hand_on(w, &q, done, &skip);
 			if (ret)
 				goto cleanup;
 		}

@@ -123,10 +123,38 @@ static int scan_inputs(struct report *r, const struct report_opts *o,
 	return report_input__scan(&r->input, o->threads, &r->scan, err);
 }
 
-/* What the input was: its files, rows and time span. */
-static void describe_input(struct report *r, const struct report_opts *o)
+/* The cells whose count reached 2^64 - 1, where sums saturate. */
+static unsigned saturated_cells(const struct agg_table *t)
+{
+	unsigned n = 0;
+
+	agg_table__for_each(t, e)
+	{
+		for (unsigned i = 0; i < e->nr_cells; i++)
+			n += e->cells[i].count == UINT64_MAX;
+	}
+	return n;
+}
+
+/* What the input was: its files, rows, rejected rows and time span. */
+static int describe_input(struct report *r, const struct report_opts *o)
 {
 	struct report_result *res = &r->result;
+
+	res->rejected = calloc(r->input.nr_files + 1, sizeof(*res->rejected));
+	if (!res->rejected)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->input.nr_files; i++) {
+		const struct report_rejects *x = r->input.files[i].rejects;
+
+		if (x && x->rows) {
+			res->rejected[res->nr_rejected++] = x;
+			res->rejected_rows += x->rows;
+		}
+	}
+	res->saturated_cells = saturated_cells(&r->scan.keys) +
+			       saturated_cells(&r->scan.system) +
+			       saturated_cells(&r->scan.self);
 
 	res->scope = r->cfg.scope;
 	res->min_running_pct = o->min_running_pct;
@@ -138,6 +166,7 @@ static void describe_input(struct report *r, const struct report_opts *o)
 		if (!i || r->scan.cov[i].end_ms > (int64_t)res->last_ms)
 			res->last_ms = r->scan.cov[i].end_ms;
 	}
+	return 0;
 }
 
 /* The metrics: the built-ins whose events are there, then --metric's. */
@@ -282,10 +311,10 @@ int report__run(struct report *r, const struct report_opts *o,
 	ret = scan_inputs(r, o, operands, nr_operands, err);
 	if (ret)
 		return ret;
-	describe_input(r, o);
+	ret = describe_input(r, o);
 	ev_map = calloc(r->events.nr + 1, sizeof(*ev_map));
 	res->key_cols = calloc(KF__NR + LABEL__NR, sizeof(*res->key_cols));
-	ret = ev_map && res->key_cols ? 0 : -ENOMEM;
+	ret = !ret && ev_map && res->key_cols ? 0 : -ENOMEM;
 	if (!ret)
 		ret = report_columns__events(r, tables, 2, &res->events,
 					     &res->nr_events, ev_map);
@@ -331,6 +360,7 @@ void report__free(struct report *r)
 	free(res->self_events);
 	free(res->metrics);
 	free(res->key_cols);
+	free(res->rejected);
 	free(res->series.values);
 	for (unsigned i = 0; i < r->nr_defs; i++)
 		metric_def__free(&r->defs[i]);

@@ -139,15 +139,23 @@ int agg_table__set_label(struct agg_table *t, struct agg_entry *e,
 	return 0;
 }
 
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* Sums saturate at 2^64 - 1, as the scan's do: never wrap. */
 void agg_cell__add(struct agg_cell *into, const struct agg_cell *c)
 {
-	into->count += c->count;
-	into->samples += c->samples;
-	into->count_sampled += c->count_sampled;
-	into->samples_sampled += c->samples_sampled;
+	into->count = sat_add(into->count, c->count);
+	into->samples = sat_add(into->samples, c->samples);
+	into->count_sampled = sat_add(into->count_sampled, c->count_sampled);
+	into->samples_sampled =
+		sat_add(into->samples_sampled, c->samples_sampled);
 	into->running_weighted += c->running_weighted;
-	into->count_with_running += c->count_with_running;
-	into->rows += c->rows;
+	into->count_with_running =
+		sat_add(into->count_with_running, c->count_with_running);
+	into->rows = sat_add(into->rows, c->rows);
 }
 
 int agg_table__merge(struct agg_table *into, const struct agg_table *from)

@@ -26,7 +26,7 @@ struct agg_cell {
 	 * running_pct: the count-weighted mean. */
 	double running_weighted;
 	uint64_t count_with_running;
-	uint32_t rows;
+	uint64_t rows;
 };
 
 /* Labels ride with a key without being part of it (the kubelet's names). */
