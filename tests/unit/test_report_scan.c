@@ -119,8 +119,9 @@ static uint64_t count_of(struct fixture *x, const char *k1, const char *event)
 	agg_key__reset(&k);
 	agg_key__add(&k, k1, strlen(k1));
 	e = agg_table__find(&x->t.keys, k.buf, k.len, agg_hash(k.buf, k.len));
-	return e && id >= 0 && (unsigned)id < e->nr_cells ? e->cells[id].count :
-							    0;
+	return e && id >= 0 && agg_entry__find(e, id) ?
+		       agg_entry__find(e, id)->count :
+		       0;
 }
 
 static void test_versions_alike(void)
