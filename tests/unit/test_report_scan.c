@@ -119,8 +119,9 @@ static uint64_t count_of(struct fixture *x, const char *k1, const char *event)
 	agg_key__reset(&k);
 	agg_key__add(&k, k1, strlen(k1));
 	e = agg_table__find(&x->t.keys, k.buf, k.len, agg_hash(k.buf, k.len));
-	return e && id >= 0 && (unsigned)id < e->nr_cells ? e->cells[id].count :
-							    0;
+	return e && id >= 0 && agg_entry__find(e, id) ?
+		       agg_entry__find(e, id)->count :
+		       0;
 }
 
 static void test_versions_alike(void)
@@ -214,12 +215,61 @@ static void test_merge(void)
 	teardown(&b);
 }
 
+/*
+ * A key's cells span its own events only: met in any order (a lower
+ * event after a higher one shifts them), merged into a table whose key
+ * spans other events, each count lands on its event.
+ */
+static void test_cells_span(void)
+{
+	struct agg_table t, u;
+	struct agg_entry *e, *f;
+	const struct agg_cell *c;
+
+	ASSERT_OK(agg_table__init(&t), "init");
+	ASSERT_OK(agg_table__init(&u), "init");
+	e = agg_table__get(&t, "k", 1, agg_hash("k", 1));
+	ASSERT_TRUE(e != NULL, "entry");
+	agg_entry__cell(e, 7)->count = 70;
+	ASSERT_EQ(e->nr_cells, 1u, "one cell for event 7, none before it");
+	agg_entry__cell(e, 3)->count = 30;
+	agg_entry__cell(e, 9)->count = 90;
+	ASSERT_EQ(e->cell_base, 3u, "the span starts at the lowest event");
+	ASSERT_EQ(e->nr_cells, 7u, "events 3 to 9");
+	ASSERT_EQ(agg_entry__find(e, 3)->count, 30u, "event 3 after a shift");
+	ASSERT_EQ(agg_entry__find(e, 7)->count, 70u, "event 7 kept its count");
+	ASSERT_EQ(agg_entry__find(e, 9)->count, 90u, "event 9");
+	ASSERT_TRUE(!agg_entry__find(e, 2) && !agg_entry__find(e, 10),
+		    "no cell outside the span");
+	for (unsigned i = 0; i < e->nr_cells; i++)
+		e->cells[i].rows = e->cells[i].count ? 1 : 0;
+	f = agg_table__get(&u, "k", 1, agg_hash("k", 1));
+	agg_entry__cell(f, 1)->count = 10;
+	f->cells[0].rows = 1;
+	agg_entry__cell(f, 7)->count = 5;
+	agg_entry__cell(f, 7)->rows = 1;
+	ASSERT_OK(agg_table__merge(&u, &t), "merge");
+	ASSERT_EQ(agg_entry__find(f, 1)->count, 10u, "event 1 stays");
+	ASSERT_EQ(agg_entry__find(f, 3)->count, 30u, "event 3 merged");
+	ASSERT_EQ(agg_entry__find(f, 7)->count, 75u, "event 7 summed");
+	ASSERT_EQ(agg_entry__find(f, 9)->count, 90u, "event 9 merged");
+	c = agg_entry__find(f, 8);
+	ASSERT_TRUE(c && !c->count && !c->rows, "event 8 empty");
+	/* Saturation: a sum stays at 2^64 - 1 instead of wrapping. */
+	agg_entry__cell(f, 9)->count = UINT64_MAX - 1;
+	ASSERT_OK(agg_table__merge(&u, &t), "merge again");
+	ASSERT_EQ(agg_entry__find(f, 9)->count, UINT64_MAX, "saturated");
+	agg_table__free(&t);
+	agg_table__free(&u);
+}
+
 static const struct subtest tests[] = {
 	{ "iso_time", test_iso_time },
 	{ "header", test_header },
 	{ "versions_alike", test_versions_alike },
 	{ "filters", test_filters },
 	{ "merge", test_merge },
+	{ "cells_span", test_cells_span },
 	{ 0 },
 };
 

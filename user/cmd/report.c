@@ -6,6 +6,7 @@
  * before and after.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,23 +282,85 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 }
 
 /*
- * Writes through a temporary file renamed into place: a file of ours is
- * whole or absent, never half written.
+ * "-", a character device or a FIFO is written as a stream (as record's
+ * -o is); a regular file, or none, through a temporary file in the same
+ * directory renamed into place: whole or absent, never half written. A
+ * symbolic link is refused, never written through or replaced, and so
+ * is anything else (a directory, a block device, a socket).
  */
 struct out_file {
 	FILE *f;
 	char *path, *tmp;
+	bool stream; /* a device or FIFO we opened: closed, not renamed */
 };
+
+static int out_stream(struct out_file *o, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0 && errno == ENXIO) {
+		p_err("cannot write '%s': a FIFO with no reader (start the reader first)",
+		      path);
+		return -ENXIO;
+	}
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+
+		p_err("cannot write '%s': %s", path, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		p_err("cannot write '%s': it changed while being opened", path);
+		close(fd);
+		return -EAGAIN;
+	}
+	/* Writes block again: a slow reader slows us, never cuts the text. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		int e = errno;
+
+		close(fd);
+		p_err("cannot write '%s': %s", path, strerror(e));
+		return -e;
+	}
+	o->stream = true;
+	return 0;
+}
 
 static int out_open(struct out_file *o, const char *path)
 {
+	struct stat st;
 	int fd;
 
 	o->path = (char *)path;
+	o->tmp = NULL;
+	o->stream = false;
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
-		o->tmp = NULL;
 		return 0;
+	}
+	if (!lstat(path, &st)) {
+		if (S_ISLNK(st.st_mode)) {
+			p_err("cannot write '%s': a symbolic link, not written through (name its target)",
+			      path);
+			return -ELOOP;
+		}
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+			return out_stream(o, path);
+		if (!S_ISREG(st.st_mode)) {
+			p_err("cannot write '%s': not a regular file, a character device or a FIFO",
+			      path);
+			return -EINVAL;
+		}
+	} else if (errno != ENOENT) {
+		int e = errno;
+
+		p_err("cannot write '%s': %s", path, strerror(e));
+		return -e;
 	}
 	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0)
 		return -ENOMEM;
@@ -311,6 +374,7 @@ static int out_open(struct out_file *o, const char *path)
 			unlink(o->tmp);
 		}
 		free(o->tmp);
+		o->tmp = NULL;
 		return -e;
 	}
 	fchmod(fd, 0644);
@@ -319,6 +383,15 @@ static int out_open(struct out_file *o, const char *path)
 
 static int out_close(struct out_file *o, int err)
 {
+	if (o->stream) {
+		if (fflush(o->f) && !err)
+			err = -errno;
+		if (fclose(o->f) && !err)
+			err = -errno;
+		if (err)
+			p_err("cannot write '%s': %s", o->path, strerror(-err));
+		return err;
+	}
 	if (!o->tmp)
 		return err;
 	if (!err && (fflush(o->f) || fsync(fileno(o->f))))
@@ -345,6 +418,30 @@ static void print_notes(const struct report *r)
 			       f->gz ? "the gzip stream is cut (a crashed run's tail?)" :
 				       "its last row is cut");
 	}
+	for (unsigned i = 0; i < r->result.nr_rejected; i++) {
+		const struct report_rejects *x = r->result.rejected[i];
+		char why[1024];
+		size_t n = 0;
+
+		for (int w = 0; w < REJECT__NR && n < sizeof(why); w++) {
+			if (!x->nr[w])
+				continue;
+			n += snprintf(why + n, sizeof(why) - n,
+				      "%s%llu %s (first at byte %llu: '%s')",
+				      n ? ", " : "",
+				      (unsigned long long)x->nr[w],
+				      report_reject_why[w],
+				      (unsigned long long)x->first_byte[w],
+				      x->first[w]);
+		}
+		p_warn("%s: %llu row%s rejected, left out of every sum: %s",
+		       x->path, (unsigned long long)x->rows,
+		       x->rows == 1 ? "" : "s", why);
+	}
+	if (r->result.saturated_cells)
+		p_warn("%u sum%s reached 2^64 - 1 and stayed there (saturated, not wrapped): the true count is larger",
+		       r->result.saturated_cells,
+		       r->result.saturated_cells == 1 ? "" : "s");
 	if (!r->result.nr_keys && r->result.nr_input_rows)
 		p_warn("no '%s' rows in the input%s", r->result.scope,
 		       !strcmp(r->result.scope, "container") ||
@@ -375,7 +472,7 @@ static int write_result(struct report_args *a, const struct report_result *res)
 	err = a->format == FMT_CSV  ? report_write_csv(res, o.f) :
 	      a->format == FMT_JSON ? report_write_json(res, o.f) :
 				      report_write_table(res, o.f);
-	if (err && !o.tmp)
+	if (err && !o.tmp && !o.stream)
 		p_err("cannot write the report: %s", strerror(-err));
 	return out_close(&o, err);
 }
@@ -466,7 +563,7 @@ int cmd_report(int argc, char **argv)
 					a.format == FMT_JSON ? DIFF_JSON :
 							       DIFF_TABLE,
 					o.f);
-				if (ret && !o.tmp)
+				if (ret && !o.tmp && !o.stream)
 					p_err("cannot write the report: %s",
 					      strerror(-ret));
 				ret = out_close(&o, ret);

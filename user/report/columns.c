@@ -85,7 +85,7 @@ int report_columns__events(struct report *r,
 		agg_table__for_each(tables[t],
 				    e) for (unsigned i = 0; i < e->nr_cells;
 					    i++) if (e->cells[i].rows)
-			seen[i] = true;
+			seen[e->cell_base + i] = true;
 	ev = calloc(n ? n : 1, sizeof(*ev));
 	if (!ev) {
 		free(seen);

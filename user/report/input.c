@@ -16,8 +16,9 @@
 
 /* What one thread scans at a time: big enough that the queue is cheap. */
 #define RANGE_BYTES (8u << 20)
-/* Beyond a range's end, for its last row (rows are a few hundred bytes). */
-#define ROW_SLACK (64u << 10)
+/* Beyond a range's end, for its last row (rows are a few hundred bytes,
+ * a longer one than this is rejected). */
+#define ROW_SLACK SCAN_MAX_ROW
 /* Inflated buffers waiting to be scanned, at most, per gzip file. */
 #define MAX_QUEUED 4
 
@@ -34,20 +35,67 @@ static bool is_export_name(const char *name)
 	       (has_suffix(name, ".csv") || has_suffix(name, ".csv.gz"));
 }
 
-static int add_file(struct report_input *in, const char *path)
+/* 1 when (dev, ino) is new to s, and now in it; 0 when seen; -ENOMEM. */
+static int seen_add(struct seen_ids *s, const struct stat *st)
 {
-	struct report_file *f =
-		realloc(in->files, (in->nr_files + 1) * sizeof(*f));
+	struct seen_id id = { st->st_dev, st->st_ino };
+	uint64_t h = hash_bytes(&id, sizeof(id));
+	struct hash_probe p = hash_index__probe(&s->index, h);
+	uint32_t i;
 
-	if (!f)
+	while ((i = hash_index__next(&s->index, &p)) != HASH_INDEX_END)
+		if (s->ids[i].dev == id.dev && s->ids[i].ino == id.ino)
+			return 0;
+	if (hash_index__make_room(&s->index, &p) ||
+	    GROW(s->ids, s->cap, s->nr + 1, 64))
 		return -ENOMEM;
+	s->ids[s->nr] = id;
+	hash_index__add(&s->index, &p, s->nr++);
+	return 1;
+}
+
+static void seen_free(struct seen_ids *s)
+{
+	free(s->ids);
+	hash_index__free(&s->index);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A regular file, unless read already under another name. */
+static int add_file(struct report_input *in, const char *path,
+		    const struct stat *st, struct error *err)
+{
+	struct report_file *f;
+	int ret = seen_add(&in->files_seen, st);
+
+	if (ret <= 0)
+		goto out;
+	f = realloc(in->files, (in->nr_files + 1) * sizeof(*f));
+	if (!f) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	in->files = f;
 	f = &in->files[in->nr_files];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
-	if (!f->path)
-		return -ENOMEM;
+	if (!f->path) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->rejects = calloc(1, sizeof(*f->rejects));
+	if (!f->rejects) {
+		free(f->path);
+		ret = -ENOMEM;
+		goto out;
+	}
+	f->rejects->path = f->path;
 	in->nr_files++;
+out:
+	if (ret < 0)
+		return error__set(err, -ret, "out of memory for '%s'", path);
 	return 0;
 }
 
@@ -56,17 +104,22 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_dir(struct report_input *in, const char *dir, int depth,
-		   struct error *err)
+static int add_dir(struct report_input *in, const char *dir,
+		   const struct stat *dst, int depth, struct error *err)
 {
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
 	size_t nr = 0;
-	int ret = 0;
+	int ret;
 
-	if (depth > 16)
-		return 0;
+	/* A directory met already (a bind mount of a parent): not again. */
+	ret = seen_add(&in->dirs_seen, dst);
+	if (ret <= 0 || depth > 16)
+		return ret < 0 ? error__set(err, -ret, "out of memory for '%s'",
+					    dir) :
+				 0;
+	ret = 0;
 	d = opendir(dir);
 	if (!d)
 		return error__set(err, errno, "cannot read directory '%s': %s",
@@ -79,7 +132,9 @@ static int add_dir(struct report_input *in, const char *dir, int depth,
 		n = realloc(names, (nr + 1) * sizeof(*n));
 		if (!n || asprintf(&n[nr], "%s/%s", dir, de->d_name) < 0) {
 			names = n ? n : names;
-			ret = -ENOMEM;
+			ret = error__set(err, ENOMEM,
+					 "out of memory for directory '%s'",
+					 dir);
 			break;
 		}
 		names = n;
@@ -91,17 +146,38 @@ static int add_dir(struct report_input *in, const char *dir, int depth,
 	for (size_t i = 0; i < nr; i++) {
 		struct stat st;
 
-		if (!ret && !stat(names[i], &st)) {
+		/* lstat: a link is not followed, a directory's nor a file's. */
+		if (!ret && !lstat(names[i], &st)) {
 			if (S_ISDIR(st.st_mode))
-				ret = add_dir(in, names[i], depth + 1, err);
+				ret = add_dir(in, names[i], &st, depth + 1,
+					      err);
 			else if (S_ISREG(st.st_mode) &&
 				 is_export_name(strrchr(names[i], '/') + 1))
-				ret = add_file(in, names[i]);
+				ret = add_file(in, names[i], &st, err);
 		}
 		free(names[i]);
 	}
 	free(names);
 	return ret;
+}
+
+/* One operand, or one match of a glob: followed, as it was named. */
+static int add_path(struct report_input *in, const char *path,
+		    const struct stat *st, struct error *err)
+{
+	if (S_ISDIR(st->st_mode))
+		return add_dir(in, path, st, 0, err);
+	if (S_ISREG(st->st_mode))
+		return add_file(in, path, st, err);
+	return error__set(
+		err, EINVAL,
+		"cannot read '%s': not a regular file or a directory (%s)",
+		path,
+		S_ISFIFO(st->st_mode) ? "a FIFO" :
+		S_ISCHR(st->st_mode)  ? "a character device" :
+		S_ISBLK(st->st_mode)  ? "a block device" :
+		S_ISSOCK(st->st_mode) ? "a socket" :
+					"a special file");
 }
 
 int report_input__add(struct report_input *in, const char *operand,
@@ -111,21 +187,20 @@ int report_input__add(struct report_input *in, const char *operand,
 	glob_t g;
 	int ret = 0;
 
-	if (!stat(operand, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return add_dir(in, operand, 0, err);
-		return add_file(in, operand);
-	}
+	if (!stat(operand, &st))
+		return add_path(in, operand, &st, err);
 	if (!strpbrk(operand, "*?["))
 		return error__set(err, errno, "cannot read '%s': %s", operand,
 				  strerror(errno));
 	if (glob(operand, 0, NULL, &g))
 		return error__set(err, ENOENT, "'%s' matches no file", operand);
 	for (size_t i = 0; !ret && i < g.gl_pathc; i++) {
-		if (!stat(g.gl_pathv[i], &st) && S_ISDIR(st.st_mode))
-			ret = add_dir(in, g.gl_pathv[i], 0, err);
-		else
-			ret = add_file(in, g.gl_pathv[i]);
+		if (stat(g.gl_pathv[i], &st))
+			ret = error__set(err, errno, "cannot read '%s': %s",
+					 g.gl_pathv[i], strerror(errno));
+		else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+			ret = add_path(in, g.gl_pathv[i], &st, err);
+		/* else a FIFO or a device: passed over, as in a walk */
 	}
 	globfree(&g);
 	return ret;
@@ -133,9 +208,13 @@ int report_input__add(struct report_input *in, const char *operand,
 
 void report_input__free(struct report_input *in)
 {
-	for (unsigned i = 0; i < in->nr_files; i++)
+	for (unsigned i = 0; i < in->nr_files; i++) {
 		free(in->files[i].path);
+		free(in->files[i].rejects);
+	}
 	free(in->files);
+	seen_free(&in->files_seen);
+	seen_free(&in->dirs_seen);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -143,6 +222,7 @@ void report_input__free(struct report_input *in)
 struct queued {
 	struct queued *next;
 	struct report_file *f;
+	uint64_t off; /* of data[0] in the inflated text */
 	size_t len, cap;
 	char *data;
 };
@@ -256,10 +336,12 @@ static int plain_sequential(struct worker *w, struct report_file *f, int fd,
 			    uint64_t off, struct error *err)
 {
 	size_t carry = 0;
+	bool skip = false; /* the rest of a row too long to hold */
 
 	for (;;) {
 		ssize_t n;
-		size_t used;
+		size_t used = 0;
+		uint64_t base = off - carry;
 
 		if (GROW(w->buf, w->cap, carry + RANGE_BYTES, 0))
 			return error__set(err, ENOMEM,
@@ -269,8 +351,23 @@ static int plain_sequential(struct worker *w, struct report_file *f, int fd,
 		if (n < 0)
 			return read_error(err, f, n);
 		off += n;
-		used = scan_rows(w->t, f, w->buf, carry + n);
+		if (skip) { /* carry is 0 */
+			const char *nl = memchr(w->buf, '\n', n);
+
+			if (!nl && n)
+				continue;
+			skip = false;
+			used = nl ? (size_t)(nl + 1 - w->buf) : 0;
+		}
+		w->t->base = base + used;
+		used += scan_rows(w->t, f, w->buf + used, carry + n - used);
 		carry = carry + n - used;
+		if (carry > ROW_SLACK && n) {
+			scan_reject(f, REJECT_LONG, base + used, w->buf + used,
+				    32);
+			carry = 0;
+			skip = true;
+		}
 		memmove(w->buf, w->buf + used, carry);
 		if (!n) {
 			f->truncated = carry > 0;
@@ -321,8 +418,15 @@ static int plain_range(struct worker *w, const struct split *s, uint64_t a,
 			limit = w->buf + n;
 			break;
 		}
-		want *= 2;
+		/* The row that holds byte b - 1 goes on for more than
+		 * ROW_SLACK: rejected, never held whole. It starts after
+		 * the last newline before b - 1, or at p. */
+		nl = memrchr(p, '\n', w->buf + (b - 1 - off) - p);
+		limit = nl ? nl + 1 : p;
+		scan_reject(f, REJECT_LONG, off + (limit - w->buf), limit, 32);
+		break;
 	}
+	w->t->base = off + (p - w->buf);
 	if (scan_rows(w->t, f, p, limit - p) < (size_t)(limit - p))
 		f->truncated = true; /* only the last range can be cut */
 	return 0;
@@ -399,6 +503,7 @@ static void push(struct reader *r, struct queued *q)
 
 static void scan_queued(struct scan_thread *t, struct queued *q)
 {
+	t->base = q->off;
 	if (scan_rows(t, q->f, q->data, q->len) < q->len)
 		q->f->truncated = true;
 }
@@ -408,7 +513,7 @@ static void scan_queued(struct scan_thread *t, struct queued *q)
  * when enough wait already), and starts the next buffer with the rest: a
  * buffer is handed on, never copied.
  */
-static int hand_on(struct worker *w, struct queued **qp, bool last)
+static int hand_on(struct worker *w, struct queued **qp, bool last, bool *skip)
 {
 	struct reader *r = w->r;
 	struct queued *q = *qp, *next;
@@ -418,12 +523,21 @@ static int hand_on(struct worker *w, struct queued **qp, bool last)
 
 	if (!q->f->escaped) {
 		/* Rows may span lines before v5: scanned here, in order. */
-		size_t used = scan_rows(w->t, q->f, q->data, q->len);
+		size_t used;
 
+		w->t->base = q->off;
+		used = scan_rows(w->t, q->f, q->data, q->len);
 		if (last && used < q->len)
 			q->f->truncated = true;
+		if (!last && q->len - used > ROW_SLACK) {
+			scan_reject(q->f, REJECT_LONG, q->off + used,
+				    q->data + used, 32);
+			used = q->len;
+			*skip = true;
+		}
 		memmove(q->data, q->data + used, q->len - used);
 		q->len -= used;
+		q->off += used;
 		return 0;
 	}
 	next = last ? NULL : buffer_get(r);
@@ -431,14 +545,15 @@ static int hand_on(struct worker *w, struct queued **qp, bool last)
 		return -ENOMEM;
 	if (next) {
 		next->f = q->f;
+		next->off = q->off + whole;
 		next->len = q->len - whole;
-		if (next->len > next->cap) {
-			char *d = realloc(next->data, q->cap);
-
-			if (!d)
-				return -ENOMEM;
-			next->data = d;
-			next->cap = q->cap;
+		if (next->len > ROW_SLACK) {
+			/* A row too long to hold: rejected, its rest skipped. */
+			scan_reject(q->f, REJECT_LONG, next->off,
+				    q->data + whole, 32);
+			next->off += next->len;
+			next->len = 0;
+			*skip = true;
 		}
 		memcpy(next->data, q->data + whole, next->len);
 	}
@@ -502,7 +617,7 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 	unsigned char *in = malloc(GZ_READ_BYTES);
 	struct queued *q = buffer_get(w->r);
 	uint64_t off = 0;
-	bool header = false, done = false, eof = false;
+	bool header = false, done = false, eof = false, skip = false;
 	int ret = 0;
 
 	if (!st || !in || !q) {
@@ -511,6 +626,7 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 	}
 	q->f = f;
 	q->len = 0;
+	q->off = 0;
 	isal_inflate_init(st);
 	st->crc_flag = ISAL_GZIP;
 	st->avail_in = 0;
@@ -551,6 +667,16 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 		} else if (!st->avail_in && eof && st->avail_out) {
 			done = f->truncated = true; /* all read, no end: cut */
 		}
+		if (skip) {
+			/* The rest of a row too long to hold (q->len was 0). */
+			const char *nl = memchr(q->data, '\n', q->len);
+			size_t drop = nl ? (size_t)(nl + 1 - q->data) : q->len;
+
+			memmove(q->data, q->data + drop, q->len - drop);
+			q->len -= drop;
+			q->off += drop;
+			skip = !nl;
+		}
 		if (!header) {
 			long h = scan_file__header(f, q->data, q->len, err);
 			size_t meta;
@@ -571,11 +697,12 @@ static int gz_read(struct worker *w, struct report_file *f, int fd,
 			meta = h + scan_meta(f, q->data + h, q->len - h);
 			memmove(q->data, q->data + meta, q->len - meta);
 			q->len -= meta;
+			q->off += meta;
 			header = true;
 		}
 		/* Hand on full buffers only: fewer, bigger pieces of work. */
 		if (q->len == q->cap || done) {
-			ret = hand_on(w, &q, done);
+			ret = hand_on(w, &q, done, &skip);
 			if (ret)
 				goto cleanup;
 		}
@@ -619,10 +746,18 @@ static int open_file(struct worker *w, struct report_file *f)
 	struct stat sb;
 	int fd, ret;
 
-	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb)) {
+	/* O_NONBLOCK: a FIFO put in a file's place does not block open. */
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb))
 		ret = error__set(&err, errno, "cannot read '%s': %s", f->path,
 				 strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		ret = error__set(&err, EINVAL,
+				 "cannot read '%s': no longer a regular file",
+				 f->path);
+	else
+		ret = 0;
+	if (ret) {
 		if (fd >= 0)
 			close(fd);
 		opened(r);

@@ -10,17 +10,33 @@
 #define BPMC_REPORT_INPUT_H
 
 #include "common/error.h"
+#include "common/hash_index.h"
 #include "report/scan.h"
+
+/* Files or directories met, by device and inode. */
+struct seen_ids {
+	struct seen_id {
+		uint64_t dev, ino;
+	} * ids;
+	size_t nr, cap;
+	struct hash_index index;
+};
 
 struct report_input {
 	struct report_file *files;
 	unsigned nr_files;
+	struct seen_ids files_seen, dirs_seen;
 };
 
 /*
  * FILE, DIR (its *.csv and *.csv.gz, recursively, but not the hidden
  * .NAME.partial of a run still writing) or a glob(3) pattern, quoted so
- * that the shell left it. -ENOENT when it names nothing.
+ * that the shell left it. -ENOENT when it names nothing. A directory's
+ * walk follows no symbolic link (a loop, a link out of the tree) and
+ * passes over what is not a regular file or a directory (a FIFO), as a
+ * glob's matches do; an operand that is neither is refused (-EINVAL: a
+ * FIFO would block).
+ * A file met twice, by any names, is read once.
  */
 int report_input__add(struct report_input *in, const char *operand,
 		      struct error *err);

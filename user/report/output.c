@@ -133,6 +133,32 @@ int report_write_json(const struct report_result *r, FILE *out)
 	json_kv_string(&j, "scope", r->scope);
 	json_kv_uint(&j, "files", r->nr_files);
 	json_kv_uint(&j, "rows_read", r->nr_input_rows);
+	json_kv_uint(&j, "rows_rejected", r->rejected_rows);
+	json_key(&j, "rejected");
+	json_array_start(&j);
+	for (unsigned i = 0; i < r->nr_rejected; i++) {
+		const struct report_rejects *x = r->rejected[i];
+
+		json_object_start(&j);
+		json_kv_string(&j, "file", x->path);
+		json_kv_uint(&j, "rows", x->rows);
+		json_key(&j, "reasons");
+		json_object_start(&j);
+		for (int w = 0; w < REJECT__NR; w++) {
+			if (!x->nr[w])
+				continue;
+			json_key(&j, report_reject_name[w]);
+			json_object_start(&j);
+			json_kv_uint(&j, "rows", x->nr[w]);
+			json_kv_uint(&j, "first_byte", x->first_byte[w]);
+			json_kv_string(&j, "first", x->first[w]);
+			json_object_end(&j);
+		}
+		json_object_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_kv_uint(&j, "saturated_cells", r->saturated_cells);
 	json_kv_uint(&j, "first_ms", r->first_ms);
 	json_kv_uint(&j, "last_ms", r->last_ms);
 	json_kv_uint(&j, "keys", r->nr_keys);
@@ -405,6 +431,9 @@ int report_write_table(const struct report_result *r, FILE *out)
 		" rows read from %u file%s",
 		r->nr_rows, r->nr_keys, r->scope, r->nr_input_rows, r->nr_files,
 		r->nr_files == 1 ? "" : "s");
+	if (r->rejected_rows)
+		fprintf(out, " (%" PRIu64 " rejected: see the warnings)",
+			r->rejected_rows);
 	for (unsigned m = 0; m < r->nr_metrics; m++) {
 		bool flagged = false;
 

@@ -71,7 +71,7 @@ static int fold_base(struct report *r, struct agg_table *base)
 
 			if (!e->cells[i].rows)
 				continue;
-			c = agg_entry__cell(b, i);
+			c = agg_entry__cell(b, e->cell_base + i);
 			if (!c)
 				return -ENOMEM;
 			agg_cell__add(c, &e->cells[i]);
@@ -123,10 +123,38 @@ static int scan_inputs(struct report *r, const struct report_opts *o,
 	return report_input__scan(&r->input, o->threads, &r->scan, err);
 }
 
-/* What the input was: its files, rows and time span. */
-static void describe_input(struct report *r, const struct report_opts *o)
+/* The cells whose count reached 2^64 - 1, where sums saturate. */
+static unsigned saturated_cells(const struct agg_table *t)
+{
+	unsigned n = 0;
+
+	agg_table__for_each(t, e)
+	{
+		for (unsigned i = 0; i < e->nr_cells; i++)
+			n += e->cells[i].count == UINT64_MAX;
+	}
+	return n;
+}
+
+/* What the input was: its files, rows, rejected rows and time span. */
+static int describe_input(struct report *r, const struct report_opts *o)
 {
 	struct report_result *res = &r->result;
+
+	res->rejected = calloc(r->input.nr_files + 1, sizeof(*res->rejected));
+	if (!res->rejected)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->input.nr_files; i++) {
+		const struct report_rejects *x = r->input.files[i].rejects;
+
+		if (x && x->rows) {
+			res->rejected[res->nr_rejected++] = x;
+			res->rejected_rows += x->rows;
+		}
+	}
+	res->saturated_cells = saturated_cells(&r->scan.keys) +
+			       saturated_cells(&r->scan.system) +
+			       saturated_cells(&r->scan.self);
 
 	res->scope = r->cfg.scope;
 	res->min_running_pct = o->min_running_pct;
@@ -138,6 +166,7 @@ static void describe_input(struct report *r, const struct report_opts *o)
 		if (!i || r->scan.cov[i].end_ms > (int64_t)res->last_ms)
 			res->last_ms = r->scan.cov[i].end_ms;
 	}
+	return 0;
 }
 
 /* The metrics: the built-ins whose events are there, then --metric's. */
@@ -174,6 +203,89 @@ static int make_metrics(struct report *r, const struct report_opts *o,
 	return 0;
 }
 
+/* A key's sort value, and its entry: what --top chooses by. */
+struct ranked {
+	double v;
+	const struct agg_entry *e;
+};
+
+/* Descending, NaN last: cmp_rows without the keys' tie-break. */
+static int cmp_value(double x, double y)
+{
+	if (isnan(x) != isnan(y))
+		return isnan(x) ? 1 : -1;
+	if (!isnan(x) && x != y)
+		return x > y ? -1 : 1;
+	return 0;
+}
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	return cmp_value(a->v, b->v);
+}
+
+static double key_seconds(struct report *r, const struct agg_entry *e,
+			  bool per_host, double fleet)
+{
+	return per_host ? report_row__covered_seconds(&r->scan,
+						      report_row__host(r, e)) :
+			  fleet;
+}
+
+/*
+ * With --top N of many keys, the entries that can be among the first N:
+ * every key's sort value is computed (a row made and freed), and only
+ * the keys up to the Nth's value, ties included, are kept in *out, so
+ * that full rows are made for those only (16 bytes a key instead of a
+ * row's few hundred). *nr_out: how many; 0 and *out NULL to make all.
+ */
+static int top_candidates(struct report *r, const struct agg_table *keys,
+			  unsigned top, const int *ev_map, bool per_host,
+			  double fleet, const struct agg_entry ***out,
+			  size_t *nr_out)
+{
+	struct ranked *c = malloc((keys->nr + 1) * sizeof(*c));
+	size_t n = 0, m;
+	int ret = 0;
+
+	*out = NULL;
+	*nr_out = 0;
+	if (!c)
+		return -ENOMEM;
+	agg_table__for_each(keys, e)
+	{
+		struct report_row row = {};
+
+		ret = report_row__fill(r, &row, e, NULL, ev_map, r->events.nr,
+				       key_seconds(r, e, per_host, fleet),
+				       NULL);
+		if (!ret)
+			c[n++] = (struct ranked){
+				report_row__sort_value(&r->result, &row), e
+			};
+		free(row.key);
+		free(row.cells);
+		free(row.metrics);
+		if (ret)
+			break;
+	}
+	if (!ret) {
+		qsort(c, n, sizeof(*c), cmp_ranked);
+		for (m = top; m < n && !cmp_value(c[m].v, c[top - 1].v); m++)
+			;
+		*out = malloc((m + 1) * sizeof(**out));
+		if (!*out)
+			ret = -ENOMEM;
+		for (size_t i = 0; !ret && i < m; i++)
+			(*out)[i] = c[i].e;
+		*nr_out = ret ? 0 : m;
+	}
+	free(c);
+	return ret;
+}
+
 /*
  * A row per key of keys, sorted, kept up to --top; entries gets the
  * entry each sorted row came from (for the series).
@@ -185,33 +297,43 @@ static int key_rows(struct report *r, const struct report_opts *o,
 	struct report_result *res = &r->result;
 	double fleet = report_row__covered_seconds(&r->scan, -1);
 	bool per_host = report_row__host_field(&r->cfg) >= 0;
+	const struct agg_entry **cand = NULL;
+	size_t nr = keys->nr;
 	struct pair {
 		struct report_row row;
 		const struct agg_entry *e;
-	} *p = calloc(keys->nr + 1, sizeof(*p));
-	struct report_row *rows = calloc(keys->nr + 1, sizeof(*rows));
+	} * p;
+	struct report_row *rows;
 	unsigned n = 0;
 	int ret = 0;
 
+	if (o->top && o->top < keys->nr) {
+		ret = top_candidates(r, keys, o->top, ev_map, per_host, fleet,
+				     &cand, &nr);
+		if (ret)
+			return ret;
+	}
+	p = calloc(nr + 1, sizeof(*p));
+	rows = calloc(nr + 1, sizeof(*rows));
 	if (!p || !rows) {
 		free(p);
 		free(rows);
+		free(cand);
 		return -ENOMEM;
 	}
-	agg_table__for_each(keys, e)
-	{
-		double seconds =
-			per_host ? report_row__covered_seconds(
-					   &r->scan, report_row__host(r, e)) :
-				   fleet;
+	for (size_t i = 0; i < nr; i++) {
+		const struct agg_entry *e = cand ? cand[i] : &keys->slots[i];
 
 		p[n].e = e;
 		ret = report_row__fill(r, &p[n].row, e, key_src, ev_map,
-				       r->events.nr, seconds, NULL);
+				       r->events.nr,
+				       key_seconds(r, e, per_host, fleet),
+				       NULL);
 		n++;
 		if (ret)
 			break;
 	}
+	free(cand);
 	if (!ret)
 		qsort_r(p, n, sizeof(*p), cmp_rows, res);
 	for (unsigned i = 0; i < n; i++) {
@@ -219,7 +341,7 @@ static int key_rows(struct report *r, const struct report_opts *o,
 		entries[i] = p[i].e;
 	}
 	free(p);
-	res->nr_keys = n;
+	res->nr_keys = keys->nr;
 	res->nr_rows = !ret && o->top && o->top < n ? o->top : n;
 	for (unsigned i = res->nr_rows; i < n; i++) {
 		free(rows[i].key);
@@ -230,7 +352,6 @@ static int key_rows(struct report *r, const struct report_opts *o,
 	return ret;
 }
 
-/* The rows the options ask for: the keys', the series', the chart's. */
 static int make_rows(struct report *r, const struct report_opts *o,
 		     const int *ev_map, struct error *err)
 {
@@ -282,10 +403,10 @@ int report__run(struct report *r, const struct report_opts *o,
 	ret = scan_inputs(r, o, operands, nr_operands, err);
 	if (ret)
 		return ret;
-	describe_input(r, o);
+	ret = describe_input(r, o);
 	ev_map = calloc(r->events.nr + 1, sizeof(*ev_map));
 	res->key_cols = calloc(KF__NR + LABEL__NR, sizeof(*res->key_cols));
-	ret = ev_map && res->key_cols ? 0 : -ENOMEM;
+	ret = !ret && ev_map && res->key_cols ? 0 : -ENOMEM;
 	if (!ret)
 		ret = report_columns__events(r, tables, 2, &res->events,
 					     &res->nr_events, ev_map);
@@ -331,6 +452,7 @@ void report__free(struct report *r)
 	free(res->self_events);
 	free(res->metrics);
 	free(res->key_cols);
+	free(res->rejected);
 	free(res->series.values);
 	for (unsigned i = 0; i < r->nr_defs; i++)
 		metric_def__free(&r->defs[i]);

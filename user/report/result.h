@@ -61,6 +61,35 @@ struct report_series {
 	double *values; /* [nr_rows][nr_buckets] */
 };
 
+/*
+ * Why a row was left out of every sum. A row with no count at all is a
+ * gauge (meta, value rows), never a rejected one.
+ */
+enum report_reject {
+	REJECT_COUNT, /* count: not a non-negative decimal integer */
+	REJECT_RANGE, /* count: above 2^64 - 1 */
+	REJECT_TIME, /* time: not ISO 8601 UTC (where a filter reads it) */
+	REJECT_EVENT, /* event: empty, over 255 bytes, or past the 1024th */
+	REJECT_LONG, /* a row over SCAN_MAX_ROW, a key over 8 KiB, a host
+			name over 255 bytes */
+	REJECT__NR,
+};
+
+/* One file's rejected rows, by reason; the first of each. */
+struct report_rejects {
+	const char *path;
+	uint64_t rows; /* all reasons */
+	uint64_t nr[REJECT__NR];
+	/* The first such row's byte in the file (in the inflated text of
+	 * a .gz), and its culprit field, printable and cut. */
+	uint64_t first_byte[REJECT__NR];
+	char first[REJECT__NR][40];
+};
+
+/* "with a count that is not a non-negative integer", and "not_a_count". */
+extern const char *const report_reject_why[REJECT__NR];
+extern const char *const report_reject_name[REJECT__NR];
+
 struct report_result {
 	const char *scope; /* the row scope it aggregated: "container" */
 	unsigned nr_key_cols;
@@ -86,6 +115,12 @@ struct report_result {
 	uint64_t first_ms, last_ms; /* the input's time span (Unix ms) */
 	unsigned nr_files;
 	uint64_t nr_input_rows;
+	/* Rows left out (nr_rejected files had some), and the cells whose
+	 * count reached 2^64 - 1, where a sum stays (saturates). */
+	uint64_t rejected_rows;
+	unsigned nr_rejected;
+	const struct report_rejects **rejected;
+	unsigned saturated_cells;
 	struct report_series series; /* filled for --html only */
 };
 

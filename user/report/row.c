@@ -239,9 +239,11 @@ int report_row__fill(struct report *r, struct report_row *row,
 	if (!row->key || !row->cells || !row->metrics)
 		return -ENOMEM;
 	for (unsigned i = 0; i < res->nr_key_cols; i++) {
-		int src = key_src[i];
+		int src = key_src ? key_src[i] : 0;
 
-		if (src == KF_TIME && !strcmp(res->key_cols[i], "time"))
+		if (!key_src)
+			row->key[i] = ""; /* a sort value only: nothing kept */
+		else if (src == KF_TIME && !strcmp(res->key_cols[i], "time"))
 			row->key[i] = time ? time : "";
 		else if (src >= 0)
 			row->key[i] =
@@ -259,9 +261,11 @@ int report_row__fill(struct report *r, struct report_row *row,
 	row->seconds = seconds;
 	for (unsigned i = 0; i < res->nr_events; i++)
 		cell_from(&row->cells[i], NULL, seconds);
-	for (unsigned id = 0; e && id < nr_ev_ids && id < e->nr_cells; id++) {
-		if (ev_map[id] >= 0 && e->cells[id].rows)
-			cell_from(&row->cells[ev_map[id]], &e->cells[id],
+	for (unsigned i = 0; e && i < e->nr_cells; i++) {
+		unsigned id = e->cell_base + i;
+
+		if (id < nr_ev_ids && ev_map[id] >= 0 && e->cells[i].rows)
+			cell_from(&row->cells[ev_map[id]], &e->cells[i],
 				  seconds);
 	}
 	for (unsigned m = 0; m < r->nr_defs; m++)

@@ -31,7 +31,8 @@ int report_row__host(struct report *r, const struct agg_entry *e);
 /* The result's index of the event name, or -1. */
 int report_row__event_index(const struct report_result *res, const char *name);
 /* ROW's key, cells and metrics from E (NULL: zeros) over SECONDS;
- * 0 or -ENOMEM. */
+ * 0 or -ENOMEM. KEY_SRC NULL: the key's fields left "" (for a sort
+ * value: nothing is kept until the report is freed). */
 int report_row__fill(struct report *r, struct report_row *row,
 		     const struct agg_entry *e, const int *key_src,
 		     const int *ev_map, unsigned nr_ev_ids, double seconds,

@@ -34,6 +34,61 @@ static const char *const col_names[COL__NR] = {
 static const enum col required[] = { COL_TIME,	COL_HOST,  COL_INTERVAL_MS,
 				     COL_SCOPE, COL_EVENT, COL_COUNT };
 
+const char *const report_reject_why[REJECT__NR] = {
+	[REJECT_COUNT] = "with a count that is not a non-negative integer",
+	[REJECT_RANGE] = "with a count above 2^64 - 1",
+	[REJECT_TIME] = "with a time that is not ISO 8601 UTC",
+	[REJECT_EVENT] =
+		"with an event name empty, over 255 bytes or past the 1024th",
+	[REJECT_LONG] =
+		"too long (a row over 64 KiB, a key over 8 KiB or a host over 255 bytes)",
+};
+
+const char *const report_reject_name[REJECT__NR] = {
+	[REJECT_COUNT] = "not_a_count", [REJECT_RANGE] = "count_above_2^64-1",
+	[REJECT_TIME] = "bad_time",	[REJECT_EVENT] = "bad_event",
+	[REJECT_LONG] = "too_long",
+};
+
+/* Rejected rows are rare: one lock for every file's counts. */
+static pthread_mutex_t reject_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void scan_reject(const struct report_file *f, enum report_reject why,
+		 uint64_t off, const char *field, size_t len)
+{
+	struct report_rejects *r = f->rejects;
+
+	if (!r)
+		return;
+	pthread_mutex_lock(&reject_lock);
+	r->rows++;
+	if (!r->nr[why]++ || off < r->first_byte[why]) {
+		size_t n = len < sizeof(r->first[why]) - 1 ?
+				   len :
+				   sizeof(r->first[why]) - 1;
+
+		r->first_byte[why] = off;
+		for (size_t i = 0; i < n; i++)
+			r->first[why][i] = field[i] >= 0x20 && field[i] < 0x7f ?
+						   field[i] :
+						   '?';
+		r->first[why][n] = 0;
+	}
+	pthread_mutex_unlock(&reject_lock);
+}
+
+/* The row being scanned, rejected for why, field its culprit. */
+static void reject_row(struct scan_thread *t, const struct report_file *f,
+		       enum report_reject why, const char *field, size_t len)
+{
+	scan_reject(f, why, t->base + (uint64_t)(t->row - t->text), field, len);
+}
+
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* Slightly more than interval ends' rounding: abutting intervals. */
 #define ABUT_MS 5
 
@@ -187,21 +242,32 @@ static const char *row_end(const struct report_file *f, const char *p,
 	return NULL;
 }
 
-static bool span_u64(const struct span *s, uint64_t *v)
+/* A decimal integer of 0 to 2^64 - 1: *range when only its size is wrong. */
+static bool span_u64_range(const struct span *s, uint64_t *v, bool *range)
 {
 	uint64_t x = 0;
 
-	if (!s->len || s->len > 20)
+	*range = false;
+	if (!s->len)
 		return false;
 	for (uint32_t i = 0; i < s->len; i++) {
 		unsigned d = (unsigned char)s->p[i] - '0';
 
 		if (d > 9)
 			return false;
+		if (x > (UINT64_MAX - d) / 10)
+			*range = true;
 		x = x * 10 + d;
 	}
 	*v = x;
-	return true;
+	return !*range;
+}
+
+static bool span_u64(const struct span *s, uint64_t *v)
+{
+	bool range;
+
+	return span_u64_range(s, v, &range);
 }
 
 static bool span_pct(const struct span *s, double *v)
@@ -517,10 +583,20 @@ static void add_to(struct scan_thread *t, struct agg_table *table,
 	uint64_t count, samples;
 	double running;
 
-	if (!span_u64(&sp[f->col[COL_COUNT]], &count))
+	const struct span *cs = &sp[f->col[COL_COUNT]];
+	bool range;
+
+	if (!cs->len)
 		return; /* a gauge: no count */
-	if (t->key.overflow)
+	if (!span_u64_range(cs, &count, &range)) {
+		reject_row(t, f, range ? REJECT_RANGE : REJECT_COUNT, cs->p,
+			   cs->len);
 		return;
+	}
+	if (t->key.overflow) {
+		reject_row(t, f, REJECT_LONG, t->row, 32);
+		return;
+	}
 	e = agg_table__get(table, t->key.buf, t->key.len,
 			   agg_hash(t->key.buf, t->key.len));
 	c = e ? agg_entry__cell(e, ev) : NULL;
@@ -528,20 +604,22 @@ static void add_to(struct scan_thread *t, struct agg_table *table,
 		t->err = -ENOMEM;
 		return;
 	}
-	c->count += count;
+	/* Sums saturate at 2^64 - 1: never wrap to a small number. */
+	c->count = sat_add(c->count, count);
 	c->rows++;
 	if (f->col[COL_SAMPLES] >= 0 &&
 	    span_u64(&sp[f->col[COL_SAMPLES]], &samples)) {
-		c->samples += samples;
+		c->samples = sat_add(c->samples, samples);
 		if (!f->exact) {
-			c->samples_sampled += samples;
-			c->count_sampled += count;
+			c->samples_sampled =
+				sat_add(c->samples_sampled, samples);
+			c->count_sampled = sat_add(c->count_sampled, count);
 		}
 	}
 	if (f->col[COL_RUNNING_PCT] >= 0 &&
 	    span_pct(&sp[f->col[COL_RUNNING_PCT]], &running)) {
 		c->running_weighted += running * count;
-		c->count_with_running += count;
+		c->count_with_running = sat_add(c->count_with_running, count);
 	}
 	*entry = e;
 }
@@ -589,8 +667,13 @@ static void scan_key_row(struct scan_thread *t, const struct report_file *f,
 
 	if (cfg->since_ms != INT64_MIN || cfg->until_ms != INT64_MAX ||
 	    cfg->bucket_ms || cfg->keep_intervals) {
-		if (!row_time(t, &sp[f->col[COL_TIME]], &ms) ||
-		    !in_time(cfg, ms))
+		const struct span *ts = &sp[f->col[COL_TIME]];
+
+		if (!row_time(t, ts, &ms)) {
+			reject_row(t, f, REJECT_TIME, ts->p, ts->len);
+			return;
+		}
+		if (!in_time(cfg, ms))
 			return;
 		span_u64(&sp[f->col[COL_INTERVAL_MS]], &len_ms);
 	}
@@ -604,8 +687,11 @@ static void scan_key_row(struct scan_thread *t, const struct report_file *f,
 			return;
 	}
 	ev = event_id(t, f, &sp[f->col[COL_EVENT]]);
-	if (ev < 0)
+	if (ev < 0) {
+		reject_row(t, f, REJECT_EVENT, sp[f->col[COL_EVENT]].p,
+			   sp[f->col[COL_EVENT]].len);
 		return;
+	}
 	agg_key__reset(&t->key);
 	for (unsigned i = 0; i < cfg->nr_key; i++) {
 		switch (cfg->key[i]) {
@@ -667,7 +753,12 @@ static void scan_host_row(struct scan_thread *t, const struct report_file *f,
 	int64_t ms;
 	int ev;
 
-	if (!row_time(t, &sp[f->col[COL_TIME]], &ms) || !in_time(cfg, ms))
+	if (!row_time(t, &sp[f->col[COL_TIME]], &ms)) {
+		reject_row(t, f, REJECT_TIME, sp[f->col[COL_TIME]].p,
+			   sp[f->col[COL_TIME]].len);
+		return;
+	}
+	if (!in_time(cfg, ms))
 		return;
 	if (table == &t->self && SPAN_IS(event, "intervals_lost")) {
 		uint64_t len_ms;
@@ -676,8 +767,10 @@ static void scan_host_row(struct scan_thread *t, const struct report_file *f,
 			coverage_add(t, host, ms, len_ms);
 	}
 	ev = event_id(t, f, event);
-	if (ev < 0)
+	if (ev < 0) {
+		reject_row(t, f, REJECT_EVENT, event->p, event->len);
 		return;
+	}
 	agg_key__reset(&t->key);
 	agg_key__add(&t->key, t->hosts[host], strlen(t->hosts[host]));
 	add_to(t, table, f, ev, sp, &e);
@@ -713,6 +806,7 @@ static void scan_row(struct scan_thread *t, const struct report_file *f,
 	const struct span *scope;
 
 	t->rows++;
+	t->row = p;
 	split_to(sp, &n, scope_at, &q, le);
 	scope = &sp[scope_at];
 	if (f->schema <
@@ -731,6 +825,11 @@ static void scan_row(struct scan_thread *t, const struct report_file *f,
 	else
 		return;
 	split_to(sp, &n, f->nr_needed - 1, &q, le);
+	if (sp[f->col[COL_HOST]].len >= sizeof(t->last_host)) {
+		reject_row(t, f, REJECT_LONG, sp[f->col[COL_HOST]].p,
+			   sp[f->col[COL_HOST]].len);
+		return;
+	}
 	host = host_id(t, f, &sp[f->col[COL_HOST]]);
 	if (host < 0)
 		return;
@@ -745,14 +844,19 @@ size_t scan_rows(struct scan_thread *t, const struct report_file *f,
 {
 	const char *p = text, *end = text + len;
 
+	t->text = text;
 	while (p < end) {
 		const char *nl = row_end(f, p, end), *le;
 
 		if (!nl)
 			break;
 		le = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
-		if (le > p)
+		if (le - p > SCAN_MAX_ROW) {
+			t->row = p;
+			reject_row(t, f, REJECT_LONG, p, 32);
+		} else if (le > p) {
 			scan_row(t, f, p, le);
+		}
 		p = nl + 1;
 	}
 	return p - text;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "report/result.h"
 #include "report/table.h"
 
 /* The columns a report reads, by name, wherever the header has them. */
@@ -95,7 +96,19 @@ struct report_file {
 	bool truncated; /* its last row was cut: not read */
 	uint64_t rows;
 	uint64_t size;
+	uint64_t dev, ino; /* read once, whatever names it has */
+	struct report_rejects *rejects; /* NULL: not counted */
 };
+
+/* A row longer than this is rejected (REJECT_LONG), never held whole. */
+#define SCAN_MAX_ROW (64u << 10)
+
+/*
+ * Counts a rejected row of f: at byte off of the file, field (len
+ * bytes) its culprit. Any thread.
+ */
+void scan_reject(const struct report_file *f, enum report_reject why,
+		 uint64_t off, const char *field, size_t len);
 
 /*
  * Reads the header (the first line of text, len bytes of it at most).
@@ -128,6 +141,10 @@ struct scan_thread {
 	uint64_t rows;
 	uint64_t nr_intervals; /* intervals_lost rows read */
 	int err; /* -ENOMEM once a row could not be added */
+	/* Where the text scan_rows() reads lies in its file (the caller
+	 * sets base), and the row being read: a rejected row's byte. */
+	uint64_t base;
+	const char *text, *row;
 	/* Caches of the last event, time and host looked up. */
 	char last_event[256];
 	size_t last_event_len;

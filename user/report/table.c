@@ -101,18 +101,31 @@ struct agg_entry *agg_table__find(const struct agg_table *t, const char *key,
 
 struct agg_cell *agg_entry__cell(struct agg_entry *e, unsigned event)
 {
-	if (event >= e->nr_cells) {
-		unsigned n = event + 1 > 2 * e->nr_cells ? event + 1 :
-							   2 * e->nr_cells;
-		struct agg_cell *c = realloc(e->cells, n * sizeof(*c));
+	unsigned lo = e->nr_cells && e->cell_base < event ? e->cell_base :
+							    event,
+		 hi = e->nr_cells && e->cell_base + e->nr_cells > event + 1 ?
+			      e->cell_base + e->nr_cells :
+			      event + 1;
+
+	/* Exactly the span of its events: a key has a few, met once each. */
+	if (hi - lo > e->nr_cells) {
+		unsigned shift = e->nr_cells ? e->cell_base - lo : 0;
+		struct agg_cell *c =
+			hi - lo <= UINT16_MAX ?
+				realloc(e->cells, (hi - lo) * sizeof(*c)) :
+				NULL;
 
 		if (!c)
 			return NULL;
-		memset(c + e->nr_cells, 0, (n - e->nr_cells) * sizeof(*c));
+		memmove(c + shift, c, e->nr_cells * sizeof(*c));
+		memset(c, 0, shift * sizeof(*c));
+		memset(c + shift + e->nr_cells, 0,
+		       (hi - lo - shift - e->nr_cells) * sizeof(*c));
 		e->cells = c;
-		e->nr_cells = n;
+		e->cell_base = lo;
+		e->nr_cells = hi - lo;
 	}
-	return &e->cells[event];
+	return &e->cells[event - e->cell_base];
 }
 
 int agg_table__set_label(struct agg_table *t, struct agg_entry *e,
@@ -139,15 +152,23 @@ int agg_table__set_label(struct agg_table *t, struct agg_entry *e,
 	return 0;
 }
 
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* Sums saturate at 2^64 - 1, as the scan's do: never wrap. */
 void agg_cell__add(struct agg_cell *into, const struct agg_cell *c)
 {
-	into->count += c->count;
-	into->samples += c->samples;
-	into->count_sampled += c->count_sampled;
-	into->samples_sampled += c->samples_sampled;
+	into->count = sat_add(into->count, c->count);
+	into->samples = sat_add(into->samples, c->samples);
+	into->count_sampled = sat_add(into->count_sampled, c->count_sampled);
+	into->samples_sampled =
+		sat_add(into->samples_sampled, c->samples_sampled);
 	into->running_weighted += c->running_weighted;
-	into->count_with_running += c->count_with_running;
-	into->rows += c->rows;
+	into->count_with_running =
+		sat_add(into->count_with_running, c->count_with_running);
+	into->rows = sat_add(into->rows, c->rows);
 }
 
 int agg_table__merge(struct agg_table *into, const struct agg_table *from)
@@ -164,7 +185,7 @@ int agg_table__merge(struct agg_table *into, const struct agg_table *from)
 
 			if (!f->cells[i].rows)
 				continue;
-			c = agg_entry__cell(e, i);
+			c = agg_entry__cell(e, f->cell_base + i);
 			if (!c)
 				return -ENOMEM;
 			agg_cell__add(c, &f->cells[i]);

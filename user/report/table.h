@@ -26,7 +26,7 @@ struct agg_cell {
 	 * running_pct: the count-weighted mean. */
 	double running_weighted;
 	uint64_t count_with_running;
-	uint32_t rows;
+	uint64_t rows;
 };
 
 /* Labels ride with a key without being part of it (the kubelet's names). */
@@ -41,7 +41,9 @@ struct agg_entry {
 	uint64_t hash;
 	const char *key; /* in the table's arena */
 	uint32_t key_len;
-	uint32_t nr_cells; /* cells allocated: events 0..nr_cells-1 */
+	/* Cells of events cell_base .. cell_base + nr_cells - 1 only: a
+	 * key pays for the events it has, not for those before them. */
+	uint16_t cell_base, nr_cells;
 	struct agg_cell *cells;
 	const char *labels[LABEL__NR]; /* in the arena, or NULL */
 };
@@ -74,6 +76,14 @@ struct agg_entry *agg_table__find(const struct agg_table *t, const char *key,
 				  uint32_t len, uint64_t hash);
 /* The cell of event in e, growing e's cells; NULL when out of memory. */
 struct agg_cell *agg_entry__cell(struct agg_entry *e, unsigned event);
+/* The cell of event in e, or NULL where e has none. */
+static inline const struct agg_cell *agg_entry__find(const struct agg_entry *e,
+						     unsigned event)
+{
+	return event >= e->cell_base && event - e->cell_base < e->nr_cells ?
+		       &e->cells[event - e->cell_base] :
+		       NULL;
+}
 /* Keeps the label's greatest value (byte order), so any merge order
  * gives the same answer. -ENOMEM. */
 int agg_table__set_label(struct agg_table *t, struct agg_entry *e,
