@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common/util.h"
 #include "sinks/csv.h"
 #include "sinks/publish.h"
 #include "test.h"
@@ -412,6 +413,185 @@ out:
 	teardown();
 }
 
+/* A file of n bytes, its mtime set to t. */
+static void plant(const char *name, size_t n, time_t t)
+{
+	char path[512];
+	struct timespec ts[2] = { { .tv_sec = t }, { .tv_sec = t } };
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0640);
+	if (n && ftruncate(fd, n))
+		ASSERT_TRUE(false, "ftruncate");
+	close(fd);
+	utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* One file published at T0 + i seconds. */
+static void publish_one(struct publisher *p, int i)
+{
+	struct error err = {};
+
+	ASSERT_OK(publisher__open(p, T0 + i * 1000000000ull, header,
+				  strlen(header), &err),
+		  err.msg);
+	ASSERT_OK(publisher__append(p, interval, strlen(interval), &err),
+		  err.msg);
+	ASSERT_OK(publisher__publish(p, &err), err.msg);
+}
+
+/*
+ * Retention orders by the time in the name, not the mtime, and never
+ * deletes the file it has just published (issue 26: a look-alike with a
+ * 2099 mtime made --keep 1 delete every file as it was written).
+ */
+static void test_retention_order(void)
+{
+	const time_t y2099 = 4070908800;
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	plant("k-node1-20200101T000000Z.csv", 2, y2099);
+	o = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 1;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	publish_one(p, 0);
+	ASSERT_TRUE(exists("k-node1-20261130T071420Z.csv"),
+		    "the file just published stays");
+	ASSERT_TRUE(!exists("k-node1-20200101T000000Z.csv"),
+		    "the look-alike goes: 2020 by its name");
+	publish_one(p, 1);
+	ASSERT_TRUE(!exists("k-node1-20261130T071420Z.csv") &&
+			    exists("k-node1-20261130T071421Z.csv"),
+		    "superseded, the first goes");
+	/* A name from the future: this run's newest still stays. */
+	plant("k-node1-20991231T000000Z.csv", 2, 0);
+	publish_one(p, 2);
+	ASSERT_TRUE(exists("k-node1-20261130T071422Z.csv"),
+		    "the file just published stays beside a later name");
+	ASSERT_EQ(nr_files(), 1, "one file kept");
+	publisher__free(p);
+
+	/* --max-disk beside a larger look-alike with a later mtime. */
+	plant("k-node1-20200101T000000Z.csv", 100000, y2099);
+	o.keep = 0;
+	o.max_disk = 50000;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	publish_one(p, 10);
+	ASSERT_TRUE(exists("k-node1-20261130T071430Z.csv"),
+		    "--max-disk keeps the file just published");
+	ASSERT_TRUE(!exists("k-node1-20200101T000000Z.csv"),
+		    "--max-disk: the look-alike goes");
+	publisher__free(p);
+out:
+	teardown();
+}
+
+/*
+ * A conversion matches only what it can produce, and "-N" only as bpmc
+ * writes it: --keep 1 leaves every other name alone.
+ */
+static void test_retention_lookalikes(void)
+{
+	static const char *const keep[] = {
+		"k-node1-important data, do not delete-20200101T000000Z.csv",
+		"k-node1-Thursday-20200101T000000Z.csv",
+		"k-node1-Thu-20200101T000000Z-01.csv",
+		"k-node1-Thu-20200101T000000Z-1-1.csv",
+		"k-node1-Thu-20200101T000000Z-12345678901234567890.csv",
+		"k-node1-Thu-20200101T000000Z-1000.csv",
+		"k-node1-Thu-20201301T000000Z.csv",
+		"k-node1-Thu-20200101T000000Z.csv.gz",
+	};
+	static const char *const go[] = {
+		"k-node1-Thu-20200101T000000Z.csv",
+		"k-node1-Wed-20200101T000000Z-7.csv",
+	};
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		plant(keep[i], 2, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(go); i++)
+		plant(go[i], 2, 0);
+	o = opts("k-%h-%a-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 1;
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg)) {
+		publish_one(p, 0);
+		publisher__free(p);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		ASSERT_TRUE(exists(keep[i]), keep[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(go); i++)
+		ASSERT_TRUE(!exists(go[i]), go[i]);
+	ASSERT_TRUE(exists("k-node1-Mon-20261130T071420Z.csv"), notes);
+
+	/* %p makes AM or PM, nothing else. */
+	plant("k-node1-x", 2, 0);
+	plant("k-node1-", 2, 0);
+	plant("k-node1-PM", 2, 0);
+	o = opts("k-%h-%p");
+	o.keep = 1;
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg)) {
+		publish_one(p, 0);
+		publisher__free(p);
+	}
+	ASSERT_TRUE(exists("k-node1-x") && exists("k-node1-"),
+		    "%p: other names stay");
+	ASSERT_TRUE(exists("k-node1-AM") && !exists("k-node1-PM"),
+		    "%p: AM published, PM deleted");
+	teardown();
+}
+
+/* Conversions that make a '/' or a control character, or none that
+ * strftime knows, are refused; retention refuses what it cannot tell. */
+static void test_template_refused(void)
+{
+	static const struct {
+		const char *name;
+		bool keep;
+		const char *why;
+	} bad[] = {
+		{ "x-%n.csv", false, "newline" },
+		{ "x-%t.csv", false, "tab" },
+		{ "x-%_t.csv", false, "tab" },
+		{ "x-%D.csv", false, "'/'" },
+		{ "x-%Ex.csv", false, "'/'" },
+		{ "x-%q.csv", false, "no strftime conversion" },
+		{ "x-%-h.csv", false, "no strftime conversion" },
+		{ "x-%-d.csv", true, "--keep" },
+		{ "x-%10Y.csv", true, "--keep" },
+		{ "x-%Ec.csv", true, "--keep" },
+	};
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		o = opts(bad[i].name);
+		o.keep = bad[i].keep;
+		ASSERT_EQ(publisher__new(&p, &o, T0, &err), -EINVAL,
+			  bad[i].name);
+		ASSERT_TRUE(strstr(err.msg, bad[i].why) != NULL, err.msg);
+	}
+	/* Without retention, flags are strftime's business. */
+	o = opts("x-%-d-%c.csv");
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		publisher__free(p);
+	teardown();
+}
+
 static const struct subtest tests[] = {
 	{ "names", test_names },
 	{ "publish", test_publish },
@@ -421,6 +601,9 @@ static const struct subtest tests[] = {
 	{ "repair_empty", test_repair_empty },
 	{ "rotation_due", test_rotation_due },
 	{ "retention", test_retention },
+	{ "retention_order", test_retention_order },
+	{ "retention_lookalikes", test_retention_lookalikes },
+	{ "template_refused", test_template_refused },
 	{ 0 },
 };
 

@@ -264,6 +264,9 @@ int publisher__publish(struct publisher *p, struct error *err)
 			error__set(err, ret, "cannot publish '%s/%s': %s",
 				   p->dir, p->partial, strerror(-ret));
 		else
+			snprintf(p->last_published, sizeof(p->last_published),
+				 "%s", p->name);
+		if (!ret)
 			publish_notice(p, false, "wrote '%s%s%s'",
 				       strcmp(p->dir, ".") ? p->dir : "",
 				       strcmp(p->dir, ".") ? "/" : "", p->name);

@@ -35,6 +35,8 @@ struct publisher {
 	int dirfd;
 	unsigned files_made; /* by this run: later ones need a stamp */
 	bool rotation_requested;
+	/* The last file published: retention never takes it. */
+	char last_published[NAME_LEN];
 	/* The open file. */
 	int fd; /* -1: none */
 	char name[NAME_LEN]; /* its final name */
@@ -60,6 +62,15 @@ const char *publish_ext_of(const char *name);
 bool publish_needs_stamp(const struct publisher *p);
 int publish_make_name(const struct publisher *p, uint64_t start_ns,
 		      unsigned seq, char *out, size_t len);
+/* What a name of this template says: the time its conversions give
+ * (0 where it has none), bpmc's "-N" and where that starts. */
+struct name_info {
+	long long time;
+	unsigned seq;
+	size_t stem_len;
+};
+bool publish_name_parse(const struct publisher *p, const char *name,
+			struct name_info *info);
 bool publish_name_matches(const struct publisher *p, const char *name);
 int publish_make_dirs(char *path);
 int publish_split_template(struct publisher *p, struct error *err);
