@@ -518,7 +518,7 @@ int csv_sink__new(struct sink *s, const struct csv_config *cfg)
 		.rotate_bytes = cfg->rotate_bytes,
 		.keep = cfg->keep,
 		.max_disk = cfg->max_disk,
-		.plain_frame_end = csv_frame_end,
+		.plain_frame_scan = csv_frame_scan,
 		.notice = publisher_notice,
 	};
 	int err;

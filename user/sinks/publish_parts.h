@@ -87,10 +87,23 @@ int publish_gzip_snapshot(struct publisher *p);
 int publish_gzip_rollback(struct publisher *p);
 int publish_gzip_start(struct publisher *p);
 int publish_gzip_trailer(struct publisher *p);
-int publish_gunzip_cut(const char *data, size_t len, char **out, size_t *n,
-		       bool *complete);
-int publish_gzip_rewrite(struct publisher *p, const char *name,
-			 const char *text, size_t len);
+/* What the read of a cut gzip stream found. */
+struct gzip_cut {
+	struct frame_scan scan; /* of what it inflates */
+	uint64_t inflated;
+	bool complete; /* the trailer was there (a kill before the rename) */
+	uint64_t member_len; /* inflated bytes of the last member */
+	/* A byte-aligned block end right after the last whole frame: the
+	 * compressed bytes before it (0: none), and the inflated bytes,
+	 * the member's CRC and length there. */
+	uint64_t in_at, out_at, in_len;
+	uint32_t in_crc;
+};
+int publish_gunzip_scan(const char *data, size_t len, frame_scan_fn fn,
+			struct gzip_cut *cut);
+int publish_gzip_cut_copy(int fd, const char *data, const struct gzip_cut *cut);
+int publish_gzip_cut_rewrite(int fd, const char *data, size_t len,
+			     uint64_t keep);
 
 /* publish_retention.c */
 int publish_retention(struct publisher *p);
