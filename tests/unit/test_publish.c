@@ -74,7 +74,8 @@ static size_t nr_files(void)
 	size_t n = 0;
 
 	while (d && (de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		     strncmp(de->d_name, ".bpmc-", 6); /* a run's lock */
 	if (d)
 		closedir(d);
 	return n;
@@ -703,6 +704,60 @@ static void test_template_refused(void)
 	teardown();
 }
 
+/*
+ * One run per template and directory (issue 26: two runs' --keep
+ * deleted each other's files): a second publisher whose names could be
+ * the first's is refused while the first holds its lock, one whose
+ * names cannot is not, and a lock no run holds is stale.
+ */
+static void test_one_run(void)
+{
+	struct publish_opts o, o2;
+	struct publisher *p, *q;
+	struct error err = {};
+	char path[256];
+	int fd;
+
+	if (!setup())
+		return;
+	/* A run killed -9: its lock file stays, held by no one. */
+	snprintf(path, sizeof(path), "%s/.bpmc-999999-1.lock", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0640);
+	ASSERT_EQ(write(fd, "999999\nnode1\nk-%h-%Y.csv\n", 25), 25,
+		  "stale lock");
+	close(fd);
+	o = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 1;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	ASSERT_TRUE(!exists(".bpmc-999999-1.lock"), "a stale lock goes");
+	o2 = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	ASSERT_EQ(publisher__new(&q, &o2, T0, &err), -EBUSY,
+		  "the same template: refused");
+	ASSERT_TRUE(strstr(err.msg, "another bpmc record (pid") != NULL,
+		    err.msg);
+	o2 = opts("k-%Y.csv");
+	ASSERT_EQ(publisher__new(&q, &o2, T0, &err), -EBUSY,
+		  "k-%Y.csv could be k-node1-...: refused");
+	o2 = opts("other-%h-%Y%m%dT%H%M%SZ.csv");
+	if (ASSERT_OK(publisher__new(&q, &o2, T0, &err), err.msg))
+		publisher__free(q);
+	o2 = opts("k-%h-%Y%m%dT%H%M%SZ.csv.gz");
+	if (ASSERT_OK(publisher__new(&q, &o2, T0, &err),
+		      "another extension cannot collide"))
+		publisher__free(q);
+	publisher__free(p);
+	o2 = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	if (ASSERT_OK(publisher__new(&q, &o2, T0, &err),
+		      "once the first run is over"))
+		publisher__free(q);
+	ASSERT_EQ(nr_files(), 0, "no file left");
+	snprintf(path, sizeof(path), "ls -A %s | grep -q lock", dir);
+	ASSERT_TRUE(system(path) != 0, "no lock file left");
+out:
+	teardown();
+}
+
 static const struct subtest tests[] = {
 	{ "names", test_names },
 	{ "publish", test_publish },
@@ -716,6 +771,7 @@ static const struct subtest tests[] = {
 	{ "retention_order", test_retention_order },
 	{ "retention_lookalikes", test_retention_lookalikes },
 	{ "template_refused", test_template_refused },
+	{ "one_run", test_one_run },
 	{ 0 },
 };
 

@@ -33,6 +33,8 @@ struct publisher {
 	bool has_conversion; /* base holds a strftime conversion */
 	bool gzip;
 	int dirfd;
+	int lockfd; /* held for the run (publish_lock.c), or -1 */
+	char lock_name[64];
 	unsigned files_made; /* by this run: later ones need a stamp */
 	bool rotation_requested;
 	/* The last file published: retention never takes it. */
@@ -104,6 +106,10 @@ int publish_gunzip_scan(const char *data, size_t len, frame_scan_fn fn,
 int publish_gzip_cut_copy(int fd, const char *data, const struct gzip_cut *cut);
 int publish_gzip_cut_rewrite(int fd, const char *data, size_t len,
 			     uint64_t keep);
+
+/* publish_lock.c */
+int publish_lock(struct publisher *p, struct error *err);
+void publish_unlock(struct publisher *p);
 
 /* publish_retention.c */
 int publish_retention(struct publisher *p);

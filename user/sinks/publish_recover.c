@@ -158,6 +158,7 @@ int publisher__recover(struct publisher *p, struct error *err)
 		return error__set(err, errno, "cannot read directory '%s': %s",
 				  p->dir, strerror(errno));
 	}
+	rewinddir(dir); /* the offset is shared with dirfd */
 	/* Collected first: publishing renames entries under readdir. */
 	while ((de = readdir(dir))) {
 		n = strlen(de->d_name);
