@@ -41,6 +41,6 @@ kill -TERM "$RECORD_PID" && wait "$RECORD_PID" ||
 [ -e "$TMP/tf/bpmc.prom" ] && fail "bpmc.prom left after the run"
 try "$TMP/log5" --keep 1 -o "$tmpl" --textfile "$TMP/tf" ||
 	fail "after the first run, the same outputs were refused: $(cat "$TMP/log5")"
-n=$(ls -A "$TMP/d" | grep -c '\.lock$')
+n=$(ls -A "$TMP/d" | grep -c '^\.bpmc-lock\.')
 [ "$n" = 0 ] || fail "$n lock files left in the output directory"
 pass_or_fail

@@ -721,16 +721,16 @@ static void test_one_run(void)
 	if (!setup())
 		return;
 	/* A run killed -9: its lock file stays, held by no one. */
-	snprintf(path, sizeof(path), "%s/.bpmc-999999-1.lock", dir);
+	snprintf(path, sizeof(path), "%s/.bpmc-lock.999999.1.c.k-node1-", dir);
 	fd = open(path, O_WRONLY | O_CREAT, 0640);
-	ASSERT_EQ(write(fd, "999999\nnode1\nk-%h-%Y.csv\n", 25), 25,
-		  "stale lock");
+	ASSERT_TRUE(fd >= 0, "stale lock");
 	close(fd);
 	o = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
 	o.keep = 1;
 	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
 		goto out;
-	ASSERT_TRUE(!exists(".bpmc-999999-1.lock"), "a stale lock goes");
+	ASSERT_TRUE(!exists(".bpmc-lock.999999.1.c.k-node1-"),
+		    "a stale lock goes");
 	o2 = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
 	ASSERT_EQ(publisher__new(&q, &o2, T0, &err), -EBUSY,
 		  "the same template: refused");

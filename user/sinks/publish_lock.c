@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One run per template and directory: each running publisher holds a
- * lock file, ".bpmc-PID-N.lock", naming its template and host; a new one
- * reads the others' under a lock on the directory and refuses to start
- * beside a template whose names could collide with its own, since each
- * one's --keep would delete the other's files.
+ * lock file, empty (it takes no block of a full disk), whose name says
+ * what a new run must know: ".bpmc-lock.PID.N.E.PREFIX", E the
+ * extension (c .csv, z .csv.gz, g .gz, n none) and PREFIX the fixed text
+ * its names start with. A new one reads the others' under a lock on the
+ * directory and refuses to start beside a template whose names could
+ * collide with its own, since each one's --keep would delete the
+ * other's files.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,13 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "sinks/publish_parts.h"
 
-#define LOCK_PREFIX ".bpmc-"
-#define LOCK_SUFFIX ".lock"
+#define LOCK_PREFIX ".bpmc-lock."
+/* The extensions publish_ext_of() finds, by a letter each. */
+static const char *const exts[] = { ".csv", ".csv.gz", ".gz", "" };
+static const char ext_codes[] = "czgn";
 
 /* The literal text every name of the template starts with: up to its
  * first conversion, %h the host, or its whole stem where it has none. */
@@ -54,28 +61,31 @@ static bool starts_with(const char *s, const char *prefix)
  * fixed beginnings differ (neither starts the other) or their
  * extensions do (neither ends the other); else, it is assumed they can.
  */
-static bool may_collide(const struct publisher *p, const char *base,
-			const char *host)
+static bool may_collide(const struct publisher *p, const char *prefix,
+			const char *ext)
 {
-	char mine[NAME_LEN * 2], theirs[NAME_LEN * 2];
-	const char *ext = publish_ext_of(base);
+	char mine[NAME_LEN * 2];
 
 	name_prefix(p->base, p->ext, p->o.host, mine, sizeof(mine));
-	name_prefix(base, ext, host, theirs, sizeof(theirs));
-	if (!starts_with(mine, theirs) && !starts_with(theirs, mine))
+	if (!starts_with(mine, prefix) && !starts_with(prefix, mine))
 		return false;
 	return publish_ends_with(p->ext, ext) || publish_ends_with(ext, p->ext);
 }
 
-/* Another run's lock file: stale ones (no holder) go; a held one whose
- * template could collide is -EBUSY, its holder in who. */
+/* Another run's lock file: a stale one (no holder) goes; a held one
+ * whose template could collide is -EBUSY, its holder in who. */
 static int check_other(struct publisher *p, const char *name, char *who,
 		       size_t len)
 {
-	char text[NAME_LEN * 3], *host, *base, *nl;
-	ssize_t n;
-	int fd;
+	unsigned long pid, n;
+	char code;
+	int fd, at = 0;
+	const char *c;
 
+	if (sscanf(name, LOCK_PREFIX "%lu.%lx.%c.%n", &pid, &n, &code, &at) <
+		    3 ||
+	    !at || !(c = strchr(ext_codes, code)) || !*c)
+		return 0; /* not ours */
 	fd = openat(p->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -84,28 +94,20 @@ static int check_other(struct publisher *p, const char *name, char *who,
 		close(fd);
 		return 0;
 	}
-	n = read(fd, text, sizeof(text) - 1);
 	close(fd);
-	text[n > 0 ? n : 0] = '\0';
-	/* "PID\nHOST\nTEMPLATE'S FILE NAME\n" */
-	host = strchr(text, '\n');
-	base = host ? strchr(host + 1, '\n') : NULL;
-	nl = base ? strchr(base + 1, '\n') : NULL;
-	if (!nl)
-		return 0; /* being written, or not ours */
-	*host++ = *base++ = *nl = '\0';
-	if (!may_collide(p, base, host))
+	if (!may_collide(p, name + at, exts[c - ext_codes]))
 		return 0;
-	snprintf(who, len, "pid %s writes '%s' there", text, base);
+	snprintf(who, len, "pid %lu writes '%s...%s' there", pid, name + at,
+		 exts[c - ext_codes]);
 	return -EBUSY;
 }
 
 int publish_lock(struct publisher *p, struct error *err)
 {
-	char name[64], who[NAME_LEN * 4] = "", text[NAME_LEN * 3];
+	char name[256], who[NAME_LEN * 4] = "", prefix[NAME_LEN * 2], code;
 	struct dirent *de;
 	DIR *dir;
-	int fd, ret = 0, len;
+	int fd, ret = 0;
 
 	if (flock(p->dirfd, LOCK_EX))
 		return error__set(err, errno, "cannot lock directory '%s': %s",
@@ -117,8 +119,7 @@ int publish_lock(struct publisher *p, struct error *err)
 	if (dir)
 		rewinddir(dir);
 	while (dir && !ret && (de = readdir(dir)))
-		if (starts_with(de->d_name, LOCK_PREFIX) &&
-		    publish_ends_with(de->d_name, LOCK_SUFFIX))
+		if (starts_with(de->d_name, LOCK_PREFIX))
 			ret = check_other(p, de->d_name, who, sizeof(who));
 	if (dir) {
 		rewinddir(dir); /* its offset is dirfd's: leave it at 0 */
@@ -133,15 +134,18 @@ int publish_lock(struct publisher *p, struct error *err)
 	}
 	/* The pid names the run; the handle's address, each publisher of
 	 * it (a test holds several). */
-	snprintf(name, sizeof(name), LOCK_PREFIX "%d-%lx" LOCK_SUFFIX, getpid(),
-		 (unsigned long)(uintptr_t)p);
+	name_prefix(p->base, p->ext, p->o.host, prefix, sizeof(prefix));
+	code = ext_codes[ARRAY_SIZE(exts) - 1];
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++)
+		if (!strcasecmp(p->ext, exts[i]))
+			code = ext_codes[i];
+	/* A prefix cut short collides with more: the safe side. */
+	snprintf(name, sizeof(name), LOCK_PREFIX "%d.%lx.%c.%.180s", getpid(),
+		 (unsigned long)(uintptr_t)p, code, prefix);
 	p->lockfd = openat(p->dirfd, name,
-			   O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			   O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			   0640);
-	len = snprintf(text, sizeof(text), "%d\n%s\n%s\n", getpid(), p->o.host,
-		       p->base);
-	if (p->lockfd < 0 || flock(p->lockfd, LOCK_EX) ||
-	    publish_write_all(p->lockfd, text, len, 0)) {
+	if (p->lockfd < 0 || flock(p->lockfd, LOCK_EX)) {
 		ret = error__set(err, errno, "cannot create '%s/%s': %s",
 				 p->dir, name, strerror(errno));
 		if (p->lockfd >= 0) {

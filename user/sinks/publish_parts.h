@@ -34,7 +34,7 @@ struct publisher {
 	bool gzip;
 	int dirfd;
 	int lockfd; /* held for the run (publish_lock.c), or -1 */
-	char lock_name[64];
+	char lock_name[256];
 	unsigned files_made; /* by this run: later ones need a stamp */
 	bool rotation_requested;
 	/* The last file published: retention never takes it. */
