@@ -758,6 +758,37 @@ out:
 	teardown();
 }
 
+/*
+ * The repair's scan is fed a file in pieces: wherever they are cut (in
+ * a quoted field that holds a comma and a newline, in the header), it
+ * finds the same end as fed whole; anything but a bpmc CSV has none.
+ */
+static void test_frame_scan_pieces(void)
+{
+	static char text[4096];
+	size_t whole = strlen(header) + 3 * strlen(interval), len;
+	struct frame_scan s;
+
+	snprintf(text, sizeof(text), "%s%s%s%s%.40s", header, interval,
+		 interval, interval, interval);
+	len = strlen(text);
+	for (size_t piece = 1; piece <= len; piece++) {
+		s = (struct frame_scan){};
+		for (size_t at = 0; at < len; at += piece)
+			csv_frame_scan(&s, text + at,
+				       len - at < piece ? len - at : piece);
+		if (!ASSERT_EQ(s.end, whole, "the end of the third interval") ||
+		    !ASSERT_EQ(s.frames, 4, "the header and three intervals")) {
+			printf("  fed in pieces of %zu bytes\n", piece);
+			break;
+		}
+	}
+	s = (struct frame_scan){};
+	csv_frame_scan(&s, "time,host,x\n", 12);
+	ASSERT_EQ(s.end, 0, "another header: no frame");
+	ASSERT_EQ(s.frames, 0, "another header: no frame");
+}
+
 static const struct subtest tests[] = {
 	{ "names", test_names },
 	{ "publish", test_publish },
@@ -772,6 +803,7 @@ static const struct subtest tests[] = {
 	{ "retention_lookalikes", test_retention_lookalikes },
 	{ "template_refused", test_template_refused },
 	{ "one_run", test_one_run },
+	{ "frame_scan_pieces", test_frame_scan_pieces },
 	{ 0 },
 };
 
