@@ -111,6 +111,17 @@ expect_refusal "'$TMP/root-only'" \
 	"$BPMC" record --user nobody -d 1 -o "$TMP/root-only/refused.csv"
 [ -e "$TMP/root-only/refused.csv" ] && fail "a refused --user run created $TMP/root-only/refused.csv"
 
+# A stream creates no file: -o /dev/null (the Prometheus-only form) and
+# -o - need no directory of the user's (issue 26: "cannot create files in
+# '/dev'").
+echo "(d) --user nobody -o /dev/null, -o -"
+"$BPMC" record --user nobody -e cpu-clock -I 200 -d 1 -o /dev/null 2>"$TMP/null.log" ||
+	fail "--user nobody -o /dev/null: $(cat "$TMP/null.log")"
+grep -q "now running as 'nobody'" "$TMP/null.log" && echo "  ok: -o /dev/null ran as nobody"
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+"$BPMC" record --user nobody -e cpu-clock -I 200 -d 1 -o - 2>"$TMP/stdout.log" | grep -q intervals_lost ||
+	fail "--user nobody -o -: no rows: $(cat "$TMP/stdout.log")"
+
 # --self-stats wants CAP_SYS_ADMIN (bpf_enable_stats): one warning naming
 # it, and the run goes on. With --user, root turns them on before the drop.
 self_ns() {

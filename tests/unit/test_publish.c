@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common/util.h"
 #include "sinks/csv.h"
 #include "sinks/publish.h"
 #include "test.h"
@@ -51,7 +53,7 @@ static struct publish_opts opts(const char *name)
 	return (struct publish_opts){
 		.template = tmpl,
 		.host = "node1",
-		.plain_frame_end = csv_frame_end,
+		.plain_frame_scan = csv_frame_scan,
 		.notice = note,
 	};
 }
@@ -72,7 +74,8 @@ static size_t nr_files(void)
 	size_t n = 0;
 
 	while (d && (de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		     strncmp(de->d_name, ".bpmc-", 6); /* a run's lock */
 	if (d)
 		closedir(d);
 	return n;
@@ -317,6 +320,116 @@ static void test_repair_gzip(void)
 	teardown();
 }
 
+/* Deflates data into fd, all of it out of z when flush says so. */
+static bool deflate_to(z_stream *z, int fd, const void *data, size_t n,
+		       int flush)
+{
+	unsigned char out[65536];
+	size_t got;
+
+	z->next_in = (Bytef *)data;
+	z->avail_in = n;
+	do {
+		z->next_out = out;
+		z->avail_out = sizeof(out);
+		deflate(z, flush);
+		got = sizeof(out) - z->avail_out;
+		if (write(fd, out, got) != (ssize_t)got)
+			return false;
+	} while (!z->avail_out || z->avail_in);
+	return true;
+}
+
+/* A torn .csv.gz partial: text, flushed as flush says, then zeros that
+ * inflate to `zeros` bytes, cut off mid-stream (no flush, no trailer). */
+static bool write_torn_gzip(const char *name, const char *text, int flush,
+			    size_t zeros)
+{
+	static const unsigned char zero[1 << 20];
+	char path[256];
+	z_stream z = {};
+	bool ok;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0640);
+	if (fd < 0 || deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8,
+				   Z_DEFAULT_STRATEGY) != Z_OK) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	ok = deflate_to(&z, fd, text, strlen(text), flush);
+	for (size_t done = 0, n; ok && done < zeros; done += n) {
+		n = zeros - done < sizeof(zero) ? zeros - done : sizeof(zero);
+		ok = deflate_to(&z, fd, zero, n, Z_NO_FLUSH);
+	}
+	deflateEnd(&z);
+	close(fd);
+	return ok;
+}
+
+static long max_rss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/*
+ * The repair of a .csv.gz partial reads it in pieces: 256 MiB of zeros
+ * after the last whole interval (2 GB took 1.97 GB of RSS before, issue
+ * 26) cost a piece's memory, and the file is one whole gzip stream of
+ * the whole intervals, whether a sync flush marks their end (the bytes
+ * are copied) or not (inflated and deflated again).
+ */
+static void test_repair_gzip_bounded(void)
+{
+	static char text[4096];
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+	char out[4096], path[256];
+	long before;
+
+	if (!setup())
+		return;
+	snprintf(text, sizeof(text), "%s%s%s%s", header, interval, interval,
+		 interval);
+	for (int sync = 1; sync >= 0; sync--) {
+		notes[0] = '\0';
+		ASSERT_TRUE(write_torn_gzip(".b.csv.gz.partial", text,
+					    sync ? Z_SYNC_FLUSH : Z_NO_FLUSH,
+					    sync ? 256u << 20 : 64u << 20),
+			    "torn partial written");
+		o = opts("b.csv.gz");
+		before = max_rss_kb();
+		if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+			break;
+		ASSERT_OK(publisher__recover(p, &err), err.msg);
+		publisher__free(p);
+		if (sync)
+			ASSERT_TRUE(
+				max_rss_kb() - before < 64 * 1024,
+				"the repair's peak RSS grew by less than 64 MiB");
+		printf("  %s: peak RSS +%ld KiB\n",
+		       sync ? "256 MiB of zeros cut, the bytes copied" :
+			      "no sync flush, deflated again",
+		       max_rss_kb() - before);
+		ASSERT_TRUE(strstr(notes, "3 whole intervals kept") != NULL,
+			    notes);
+		snprintf(path, sizeof(path), "%s/b.csv.gz", dir);
+		ASSERT_TRUE(gzip_whole(path), "one whole gzip stream");
+		ASSERT_TRUE(gunzip(path, out, sizeof(out)), "gunzip");
+		ASSERT_STREQ(out, text, "header and three whole intervals");
+		ASSERT_TRUE(!exists(".b.csv.gz.partial"),
+			    "the partial is gone");
+		unlink(path);
+	}
+	teardown();
+}
+
 /* A partial with no whole interval is deleted, not published. */
 static void test_repair_empty(void)
 {
@@ -412,15 +525,285 @@ out:
 	teardown();
 }
 
+/* A file of n bytes, its mtime set to t. */
+static void plant(const char *name, size_t n, time_t t)
+{
+	char path[512];
+	struct timespec ts[2] = { { .tv_sec = t }, { .tv_sec = t } };
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0640);
+	if (n && ftruncate(fd, n))
+		ASSERT_TRUE(false, "ftruncate");
+	close(fd);
+	utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* One file published at T0 + i seconds. */
+static void publish_one(struct publisher *p, int i)
+{
+	struct error err = {};
+
+	ASSERT_OK(publisher__open(p, T0 + i * 1000000000ull, header,
+				  strlen(header), &err),
+		  err.msg);
+	ASSERT_OK(publisher__append(p, interval, strlen(interval), &err),
+		  err.msg);
+	ASSERT_OK(publisher__publish(p, &err), err.msg);
+}
+
+/*
+ * Retention orders by the time in the name, not the mtime, and never
+ * deletes the file it has just published (issue 26: a look-alike with a
+ * 2099 mtime made --keep 1 delete every file as it was written).
+ */
+static void test_retention_order(void)
+{
+	const time_t y2099 = 4070908800;
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	plant("k-node1-20200101T000000Z.csv", 2, y2099);
+	o = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 1;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	publish_one(p, 0);
+	ASSERT_TRUE(exists("k-node1-20261130T071420Z.csv"),
+		    "the file just published stays");
+	ASSERT_TRUE(!exists("k-node1-20200101T000000Z.csv"),
+		    "the look-alike goes: 2020 by its name");
+	publish_one(p, 1);
+	ASSERT_TRUE(!exists("k-node1-20261130T071420Z.csv") &&
+			    exists("k-node1-20261130T071421Z.csv"),
+		    "superseded, the first goes");
+	/* A name from the future: this run's newest still stays. */
+	plant("k-node1-20991231T000000Z.csv", 2, 0);
+	publish_one(p, 2);
+	ASSERT_TRUE(exists("k-node1-20261130T071422Z.csv"),
+		    "the file just published stays beside a later name");
+	ASSERT_EQ(nr_files(), 1, "one file kept");
+	publisher__free(p);
+
+	/* --max-disk beside a larger look-alike with a later mtime. */
+	plant("k-node1-20200101T000000Z.csv", 100000, y2099);
+	o.keep = 0;
+	o.max_disk = 50000;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	publish_one(p, 10);
+	ASSERT_TRUE(exists("k-node1-20261130T071430Z.csv"),
+		    "--max-disk keeps the file just published");
+	ASSERT_TRUE(!exists("k-node1-20200101T000000Z.csv"),
+		    "--max-disk: the look-alike goes");
+	publisher__free(p);
+out:
+	teardown();
+}
+
+/*
+ * A conversion matches only what it can produce, and "-N" only as bpmc
+ * writes it: --keep 1 leaves every other name alone.
+ */
+static void test_retention_lookalikes(void)
+{
+	static const char *const keep[] = {
+		"k-node1-important data, do not delete-20200101T000000Z.csv",
+		"k-node1-Thursday-20200101T000000Z.csv",
+		"k-node1-Thu-20200101T000000Z-01.csv",
+		"k-node1-Thu-20200101T000000Z-1-1.csv",
+		"k-node1-Thu-20200101T000000Z-12345678901234567890.csv",
+		"k-node1-Thu-20200101T000000Z-1000.csv",
+		"k-node1-Thu-20201301T000000Z.csv",
+		"k-node1-Thu-20200101T000000Z.csv.gz",
+	};
+	static const char *const go[] = {
+		"k-node1-Thu-20200101T000000Z.csv",
+		"k-node1-Wed-20200101T000000Z-7.csv",
+	};
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		plant(keep[i], 2, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(go); i++)
+		plant(go[i], 2, 0);
+	o = opts("k-%h-%a-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 1;
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg)) {
+		publish_one(p, 0);
+		publisher__free(p);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		ASSERT_TRUE(exists(keep[i]), keep[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(go); i++)
+		ASSERT_TRUE(!exists(go[i]), go[i]);
+	ASSERT_TRUE(exists("k-node1-Mon-20261130T071420Z.csv"), notes);
+
+	/* %p makes AM or PM, nothing else. */
+	plant("k-node1-x", 2, 0);
+	plant("k-node1-", 2, 0);
+	plant("k-node1-PM", 2, 0);
+	o = opts("k-%h-%p");
+	o.keep = 1;
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg)) {
+		publish_one(p, 0);
+		publisher__free(p);
+	}
+	ASSERT_TRUE(exists("k-node1-x") && exists("k-node1-"),
+		    "%p: other names stay");
+	ASSERT_TRUE(exists("k-node1-AM") && !exists("k-node1-PM"),
+		    "%p: AM published, PM deleted");
+	teardown();
+}
+
+/* Conversions that make a '/' or a control character, or none that
+ * strftime knows, are refused; retention refuses what it cannot tell. */
+static void test_template_refused(void)
+{
+	static const struct {
+		const char *name;
+		bool keep;
+		const char *why;
+	} bad[] = {
+		{ "x-%n.csv", false, "newline" },
+		{ "x-%t.csv", false, "tab" },
+		{ "x-%_t.csv", false, "tab" },
+		{ "x-%D.csv", false, "'/'" },
+		{ "x-%Ex.csv", false, "'/'" },
+		{ "x-%q.csv", false, "no strftime conversion" },
+		{ "x-%-h.csv", false, "no strftime conversion" },
+		{ "x-%-d.csv", true, "--keep" },
+		{ "x-%10Y.csv", true, "--keep" },
+		{ "x-%Ec.csv", true, "--keep" },
+	};
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		o = opts(bad[i].name);
+		o.keep = bad[i].keep;
+		ASSERT_EQ(publisher__new(&p, &o, T0, &err), -EINVAL,
+			  bad[i].name);
+		ASSERT_TRUE(strstr(err.msg, bad[i].why) != NULL, err.msg);
+	}
+	/* Without retention, flags are strftime's business. */
+	o = opts("x-%-d-%c.csv");
+	if (ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		publisher__free(p);
+	teardown();
+}
+
+/*
+ * One run per template and directory (issue 26: two runs' --keep
+ * deleted each other's files): a second publisher whose names could be
+ * the first's is refused while the first holds its lock, one whose
+ * names cannot is not, and a lock no run holds is stale.
+ */
+static void test_one_run(void)
+{
+	struct publish_opts o, o2;
+	struct publisher *p, *q;
+	struct error err = {};
+	char path[256];
+	int fd;
+
+	if (!setup())
+		return;
+	/* A run killed -9: its lock file stays, held by no one. */
+	snprintf(path, sizeof(path), "%s/.bpmc-lock.999999.1.c.k-node1-", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0640);
+	ASSERT_TRUE(fd >= 0, "stale lock");
+	close(fd);
+	o = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 1;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	ASSERT_TRUE(!exists(".bpmc-lock.999999.1.c.k-node1-"),
+		    "a stale lock goes");
+	o2 = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	ASSERT_EQ(publisher__new(&q, &o2, T0, &err), -EBUSY,
+		  "the same template: refused");
+	ASSERT_TRUE(strstr(err.msg, "another bpmc record (pid") != NULL,
+		    err.msg);
+	o2 = opts("k-%Y.csv");
+	ASSERT_EQ(publisher__new(&q, &o2, T0, &err), -EBUSY,
+		  "k-%Y.csv could be k-node1-...: refused");
+	o2 = opts("other-%h-%Y%m%dT%H%M%SZ.csv");
+	if (ASSERT_OK(publisher__new(&q, &o2, T0, &err), err.msg))
+		publisher__free(q);
+	o2 = opts("k-%h-%Y%m%dT%H%M%SZ.csv.gz");
+	if (ASSERT_OK(publisher__new(&q, &o2, T0, &err),
+		      "another extension cannot collide"))
+		publisher__free(q);
+	publisher__free(p);
+	o2 = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	if (ASSERT_OK(publisher__new(&q, &o2, T0, &err),
+		      "once the first run is over"))
+		publisher__free(q);
+	ASSERT_EQ(nr_files(), 0, "no file left");
+	snprintf(path, sizeof(path), "ls -A %s | grep -q lock", dir);
+	ASSERT_TRUE(system(path) != 0, "no lock file left");
+out:
+	teardown();
+}
+
+/*
+ * The repair's scan is fed a file in pieces: wherever they are cut (in
+ * a quoted field that holds a comma and a newline, in the header), it
+ * finds the same end as fed whole; anything but a bpmc CSV has none.
+ */
+static void test_frame_scan_pieces(void)
+{
+	static char text[4096];
+	size_t whole = strlen(header) + 3 * strlen(interval), len;
+	struct frame_scan s;
+
+	snprintf(text, sizeof(text), "%s%s%s%s%.40s", header, interval,
+		 interval, interval, interval);
+	len = strlen(text);
+	for (size_t piece = 1; piece <= len; piece++) {
+		s = (struct frame_scan){};
+		for (size_t at = 0; at < len; at += piece)
+			csv_frame_scan(&s, text + at,
+				       len - at < piece ? len - at : piece);
+		if (!ASSERT_EQ(s.end, whole, "the end of the third interval") ||
+		    !ASSERT_EQ(s.frames, 4, "the header and three intervals")) {
+			printf("  fed in pieces of %zu bytes\n", piece);
+			break;
+		}
+	}
+	s = (struct frame_scan){};
+	csv_frame_scan(&s, "time,host,x\n", 12);
+	ASSERT_EQ(s.end, 0, "another header: no frame");
+	ASSERT_EQ(s.frames, 0, "another header: no frame");
+}
+
 static const struct subtest tests[] = {
 	{ "names", test_names },
 	{ "publish", test_publish },
 	{ "symlink", test_symlink },
 	{ "repair_plain", test_repair_plain },
 	{ "repair_gzip", test_repair_gzip },
+	{ "repair_gzip_bounded", test_repair_gzip_bounded },
 	{ "repair_empty", test_repair_empty },
 	{ "rotation_due", test_rotation_due },
 	{ "retention", test_retention },
+	{ "retention_order", test_retention_order },
+	{ "retention_lookalikes", test_retention_lookalikes },
+	{ "template_refused", test_template_refused },
+	{ "one_run", test_one_run },
+	{ "frame_scan_pieces", test_frame_scan_pieces },
 	{ 0 },
 };
 

@@ -146,6 +146,7 @@ int privilege_prepare(const char *name, const char *output,
 {
 	struct passwd pw, *found;
 	char buf[16384], dir[4096];
+	struct stat st;
 	int rc;
 
 	rc = getpwnam_r(name, &pw, buf, sizeof(buf), &found);
@@ -171,7 +172,11 @@ int privilege_prepare(const char *name, const char *output,
 	target->uid = pw.pw_uid;
 	target->gid = pw.pw_gid;
 
-	if (!output || !strcmp(output, "-"))
+	/* A stream ("-", a FIFO, a device) creates nothing: no directory
+	 * of it needs to be the user's (-o /dev/null, for Prometheus). */
+	if (!output || !strcmp(output, "-") ||
+	    (!stat(output, &st) &&
+	     (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))))
 		return 0;
 	snprintf(dir, sizeof(dir), "%s", output);
 	rc = user_may_create_in(target, dirname(dir));

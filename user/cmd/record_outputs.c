@@ -37,8 +37,9 @@ unsigned record_outputs__row_scopes(const struct collect_env *env)
 	return s;
 }
 
-int record_outputs__open(struct record_outputs *o, const struct collect_env *env,
-			 const char *path, const char *host)
+int record_outputs__open(struct record_outputs *o,
+			 const struct collect_env *env, const char *path,
+			 const char *host)
 {
 	struct csv_config cfg = {
 		.path = path,
@@ -53,7 +54,7 @@ int record_outputs__open(struct record_outputs *o, const struct collect_env *env
 	struct error err = {};
 	int ret;
 
-	o->listen_fd = -1;
+	o->listen_fd = o->textfile_lock = -1;
 	o->rows = &o->csv;
 	o->csv.notice = on_notice;
 	ret = csv_sink__new(&o->csv, &cfg);
@@ -69,7 +70,9 @@ int record_outputs__open(struct record_outputs *o, const struct collect_env *env
 			path);
 		goto refused;
 	}
-	if (env->textfile && (ret = textfile__check_dir(env->textfile, &err))) {
+	if (env->textfile &&
+	    ((ret = textfile__check_dir(env->textfile, &err)) ||
+	     (ret = textfile__lock(env->textfile, &o->textfile_lock, &err)))) {
 		cmd_refuse(&record_spec, "%s", error__why(&err, ret));
 		goto refused;
 	}
@@ -80,6 +83,9 @@ int record_outputs__open(struct record_outputs *o, const struct collect_env *env
 	}
 	return 0;
 refused:
+	if (o->textfile_lock >= 0)
+		close(o->textfile_lock);
+	o->textfile_lock = -1;
 	o->csv.ops->close(&o->csv);
 	return EXIT_USAGE;
 }
@@ -192,5 +198,9 @@ bool record_outputs__close(struct record_outputs *o)
 		p_err("%s", error__why(&o->csv.error, err));
 		ok = false;
 	}
+	/* Once bpmc.prom is removed: the next run may write it. */
+	if (o->textfile_lock >= 0)
+		close(o->textfile_lock);
+	o->textfile_lock = -1;
 	return ok;
 }

@@ -26,6 +26,7 @@ struct record_outputs {
 	struct prom_latest *latest; /* with --listen */
 	struct prom_http *http;
 	int listen_fd; /* bound at open, the server's once it serves */
+	int textfile_lock; /* held for the run with --textfile, or -1 */
 	const char *events[PROM_MAX_EVENTS];
 };
 
@@ -36,8 +37,9 @@ unsigned record_outputs__row_scopes(const struct collect_env *env);
  * Checks and opens what may be refused: the CSV output, the --textfile
  * directory and the --listen socket. Prints the refusal; EXIT_USAGE.
  */
-int record_outputs__open(struct record_outputs *o, const struct collect_env *env,
-			 const char *path, const char *host);
+int record_outputs__open(struct record_outputs *o,
+			 const struct collect_env *env, const char *path,
+			 const char *host);
 /* Once the events are parsed: the Prometheus sink and the tee. */
 int record_outputs__setup(struct record_outputs *o,
 			  const struct collect_env *env,

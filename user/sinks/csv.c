@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -144,79 +145,129 @@ int csv_format_row(char *out, size_t len, const struct interval_info *info,
 	return b.truncated ? -ENOSPC : (int)b.len;
 }
 
-/*
- * One CSV record from data[at]: quotes may hold commas and newlines.
- * Returns the offset past its newline, or 0 if it is cut short; the
- * unquoted fields' offsets are not needed, only two of them: the field
- * at index a and at index b (start and length, raw).
- */
-static size_t next_record(const char *data, size_t len, size_t at, int a, int b,
-			  const char **fa, size_t *la, const char **fb,
-			  size_t *lb)
+/* The scan's own state, in struct frame_scan's room for it. */
+struct csv_scan {
+	uint64_t intervals; /* whole ones, so far */
+	bool bad; /* not a bpmc CSV: no frame is whole */
+	bool header_done; /* past the header line */
+	bool quoted;
+	int field; /* of the record being read */
+	/* The raw scope and event fields (3 and 9) of the record. */
+	unsigned char scope_len, event_len;
+	char scope[8], event[sizeof(CSV_INTERVAL_END_EVENT) + 2];
+};
+static_assert(sizeof(struct csv_scan) <= sizeof(((struct frame_scan *)0)->priv),
+	      "struct frame_scan has room for the CSV scan");
+
+/* A raw field, quoted or not (v4 wrote scopes bare, v5 quotes them);
+ * n past the room kept means longer than anything wanted. */
+static bool field_is(const char *f, size_t n, size_t room, const char *want)
 {
-	bool quoted = false;
-	size_t start = at;
-	int field = 0;
-
-	*fa = *fb = NULL;
-	*la = *lb = 0;
-	for (size_t i = at; i < len; i++) {
-		char ch = data[i];
-
-		if (ch == '"') {
-			quoted = !quoted; /* "" inside flips twice */
-			continue;
-		}
-		if (quoted || (ch != ',' && ch != '\n'))
-			continue;
-		if (field == a) {
-			*fa = data + start;
-			*la = i - start;
-		} else if (field == b) {
-			*fb = data + start;
-			*lb = i - start;
-		}
-		field++;
-		start = i + 1;
-		if (ch == '\n')
-			return i + 1;
-	}
-	return 0;
-}
-
-/* A raw field, quoted or not (v4 wrote scopes bare, v5 quotes them). */
-static bool field_is(const char *f, size_t n, const char *want)
-{
-	if (f && n >= 2 && f[0] == '"' && f[n - 1] == '"') {
+	if (n > room)
+		return false;
+	if (n >= 2 && f[0] == '"' && f[n - 1] == '"') {
 		f++;
 		n -= 2;
 	}
-	return f && n == strlen(want) && !memcmp(f, want, n);
+	return n == strlen(want) && !memcmp(f, want, n);
 }
 
-size_t csv_frame_end(const char *data, size_t len, size_t *nr_frames)
+/* Appends a piece of the field to what is kept of it; the length goes
+ * one past the room, for "longer than anything wanted". */
+static void keep_bytes(char *f, unsigned char *n, size_t room, const char *p,
+		       size_t len)
+{
+	size_t take = *n < room ? room - *n : 0;
+
+	take = len < take ? len : take;
+	memcpy(f + *n, p, take);
+	*n = *n + len > room ? room + 1 : *n + len;
+}
+
+/* The bytes that end a run of an unquoted field. */
+static const bool special[256] = { ['"'] = true, [','] = true, ['\n'] = true };
+
+/* The next quote, comma or newline from i, or len: a field's bytes one
+ * by one, and a long run (a torn file's zeros) by memchr. */
+static size_t next_special(const char *data, size_t i, size_t len)
+{
+	size_t stop = i, near = len - i < 64 ? len : i + 64;
+	const char *p;
+
+	for (; stop < near; stop++)
+		if (special[(uint8_t)data[stop]])
+			return stop;
+	stop = len;
+	for (const char *set = "\n,\""; *set; set++)
+		if ((p = memchr(data + near, *set, stop - near)))
+			stop = p - data;
+	return stop;
+}
+
+/*
+ * Fed a file's bytes in order: where its last whole interval ends (past
+ * its intervals_lost row), a record at a time, quotes holding commas and
+ * newlines. Memory is the struct's, whatever the file's size; runs
+ * between quotes, commas and newlines are skipped whole.
+ */
+void csv_frame_scan(struct frame_scan *s, const char *data, size_t len)
 {
 	static const char header[] = CSV_HEADER_V4_PREFIX;
+	struct csv_scan *c = (struct csv_scan *)s->priv;
 	const int scope = 3, event = 9; /* fixed since schema v1 */
-	size_t at, end = 0, next, la, lb;
-	const char *fa, *fb;
+	size_t i = 0, stop;
+	bool quoted = c->quoted;
+	int field = c->field;
+	char ch;
 
-	*nr_frames = 0;
-	if (len < sizeof(header) - 1 ||
-	    memcmp(data, header, sizeof(header) - 1))
-		return 0;
-	at = next_record(data, len, 0, -1, -1, &fa, &la, &fb, &lb);
-	for (; at && at < len; at = next) {
-		next = next_record(data, len, at, scope, event, &fa, &la, &fb,
-				   &lb);
-		if (next && field_is(fa, la, "self") &&
-		    field_is(fb, lb, CSV_INTERVAL_END_EVENT)) {
-			end = next;
-			(*nr_frames)++;
+	for (; i < len && s->at + i < sizeof(header) - 1 && !c->bad; i++)
+		c->bad = data[i] != header[s->at + i];
+	while (i < len && !c->bad) {
+		if (quoted) {
+			const char *q = memchr(data + i, '"', len - i);
+
+			stop = q ? (size_t)(q - data) + 1 : len;
+		} else {
+			stop = next_special(data, i, len);
+			if (stop < len && data[stop] == '"')
+				stop++;
 		}
+		if (field == scope)
+			keep_bytes(c->scope, &c->scope_len, sizeof(c->scope),
+				   data + i, stop - i);
+		else if (field == event)
+			keep_bytes(c->event, &c->event_len, sizeof(c->event),
+				   data + i, stop - i);
+		if (stop > i && data[stop - 1] == '"') {
+			quoted = !quoted; /* "" inside flips twice */
+			i = stop;
+			continue;
+		}
+		if (stop >= len) {
+			i = len;
+			break;
+		}
+		ch = data[stop];
+		i = stop + 1;
+		field++;
+		if (ch != '\n')
+			continue;
+		if (c->header_done &&
+		    field_is(c->scope, c->scope_len, sizeof(c->scope),
+			     "self") &&
+		    field_is(c->event, c->event_len, sizeof(c->event),
+			     CSV_INTERVAL_END_EVENT)) {
+			s->end = s->at + i;
+			c->intervals++;
+		}
+		c->header_done = true;
+		field = c->scope_len = c->event_len = 0;
 	}
+	s->at += len;
+	c->quoted = quoted;
+	c->field = field;
+	if (c->bad)
+		s->end = 0;
 	/* The header frame counts, as a gzip file's first member does. */
-	if (*nr_frames)
-		(*nr_frames)++;
-	return end;
+	s->frames = c->bad || !c->intervals ? 0 : c->intervals + 1;
 }

@@ -8,6 +8,7 @@
 
 #include "common/strbuf.h"
 #include "sinks/csv_runs.h"
+#include "sinks/publish.h"
 #include "sinks/sink.h"
 
 #define CSV_SCHEMA_VERSION 7
@@ -55,8 +56,9 @@ void csv_format_fields_cached(struct strbuf *b, const struct row *r,
 /*
  * Where the last whole interval of a plain CSV file ends (past its
  * intervals_lost row), and how many frames there are (the header, then
- * one per interval): the repair of a file cut by a crash.
+ * one per interval): the repair of a file cut by a crash, fed the file
+ * piece by piece (publish.h's frame_scan_fn).
  */
-size_t csv_frame_end(const char *data, size_t len, size_t *nr_frames);
+void csv_frame_scan(struct frame_scan *s, const char *data, size_t len);
 
 #endif

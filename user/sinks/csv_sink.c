@@ -51,6 +51,9 @@ struct csv_sink {
 	uint64_t lost_unwritten; /* lost since the last interval written */
 	uint64_t lost_total;
 	bool failing, dropping;
+	/* A SIGHUP came before the file it asks for was made: publish it
+	 * once the interval in flight is written into it. */
+	bool publish_pending;
 	uint64_t written_while_failing;
 	uint64_t rows; /* rows taken, for record's status line */
 	struct csv_row_cache runs;
@@ -127,6 +130,18 @@ static int format_header(struct csv_sink *c, const char *prefix,
 	return 0;
 }
 
+/* Publishes the open file; where that fails, it stays for a repair. */
+static void publish_now(struct csv_sink *c)
+{
+	struct error err = {};
+
+	if (publisher__publish(c->pub, &err))
+		sink__notice(
+			c->sink, true,
+			"%s; it stays a partial file for the next start to repair",
+			err.msg);
+}
+
 /*
  * Writes one interval (text holds room for its last row) to the file,
  * starting a new file first where one is due. On failure nothing of it
@@ -141,12 +156,8 @@ static int write_interval(struct csv_sink *c, uint64_t start_ns,
 	int n, ret;
 
 	if (publisher__rotation_due(c->pub, start_ns)) {
-		if (publisher__is_open(c->pub) &&
-		    publisher__publish(c->pub, err))
-			sink__notice(
-				c->sink, true,
-				"%s; it stays a partial file for the next start to repair",
-				err->msg);
+		if (publisher__is_open(c->pub))
+			publish_now(c);
 		ret = format_header(c, prefix, prefix_len, &header,
 				    &header_len);
 		if (!ret)
@@ -165,9 +176,14 @@ static int write_interval(struct csv_sink *c, uint64_t start_ns,
 		return error__set(err, n,
 				  "the intervals_lost row does not fit");
 	ret = publisher__append(c->pub, text, len + n, err);
-	if (!ret)
-		c->lost_unwritten = 0;
-	return ret;
+	if (ret)
+		return ret;
+	c->lost_unwritten = 0;
+	if (c->publish_pending) {
+		c->publish_pending = false;
+		publish_now(c);
+	}
+	return 0;
 }
 
 /* Forgets the oldest held interval: written, or dropped. */
@@ -388,19 +404,22 @@ static int csv_end_interval(struct sink *s)
 	return 0;
 }
 
-/* SIGHUP: the current file holds whole intervals only, so it is
- * published now; held intervals and the next ones start another. */
+/*
+ * SIGHUP: the current file holds whole intervals only, so it is
+ * published now; held intervals and the next ones start another. Before
+ * the first interval is written there is no file yet: the one the
+ * interval in flight makes is published as soon as it is written.
+ */
 static void csv_rotate(struct sink *s)
 {
 	struct csv_sink *c = s->priv;
-	struct error err = {};
 
-	if (c->pub && publisher__is_open(c->pub) &&
-	    publisher__publish(c->pub, &err))
-		sink__notice(
-			c->sink, true,
-			"%s; it stays a partial file for the next start to repair",
-			err.msg);
+	if (!c->pub)
+		return;
+	if (publisher__is_open(c->pub))
+		publish_now(c);
+	else
+		c->publish_pending = true;
 }
 
 static int csv_close(struct sink *s)
@@ -518,7 +537,7 @@ int csv_sink__new(struct sink *s, const struct csv_config *cfg)
 		.rotate_bytes = cfg->rotate_bytes,
 		.keep = cfg->keep,
 		.max_disk = cfg->max_disk,
-		.plain_frame_end = csv_frame_end,
+		.plain_frame_scan = csv_frame_scan,
 		.notice = publisher_notice,
 	};
 	int err;

@@ -28,7 +28,7 @@ int publisher__new(struct publisher **out, const struct publish_opts *opts,
 	if (!p)
 		return error__set(err, ENOMEM, "out of memory");
 	p->o = *opts;
-	p->fd = p->dirfd = -1;
+	p->fd = p->dirfd = p->lockfd = -1;
 	ret = publish_split_template(p, err);
 	if (ret)
 		goto fail;
@@ -52,6 +52,9 @@ int publisher__new(struct publisher **out, const struct publish_opts *opts,
 			   p->dir, strerror(-ret));
 		goto fail;
 	}
+	ret = publish_lock(p, err);
+	if (ret)
+		goto fail;
 	/* A fixed name the user gave is never replaced, nor followed if it
 	 * is a link: say so now. A template's names take a "-N" instead. */
 	if (!p->has_conversion && !publish_needs_stamp(p) &&
@@ -75,6 +78,7 @@ void publisher__free(struct publisher *p)
 		return;
 	if (p->fd >= 0)
 		close(p->fd); /* the partial stays, for the next start */
+	publish_unlock(p);
 	if (p->dirfd >= 0)
 		close(p->dirfd);
 	if (p->z_ready)
@@ -264,6 +268,9 @@ int publisher__publish(struct publisher *p, struct error *err)
 			error__set(err, ret, "cannot publish '%s/%s': %s",
 				   p->dir, p->partial, strerror(-ret));
 		else
+			snprintf(p->last_published, sizeof(p->last_published),
+				 "%s", p->name);
+		if (!ret)
 			publish_notice(p, false, "wrote '%s%s%s'",
 				       strcmp(p->dir, ".") ? p->dir : "",
 				       strcmp(p->dir, ".") ? "/" : "", p->name);

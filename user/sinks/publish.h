@@ -19,8 +19,19 @@
 
 #include "common/error.h"
 
-/* Where the last whole frame of a plain file ends; 0 if it has none. */
-typedef size_t (*frame_end_fn)(const char *data, size_t len, size_t *nr_frames);
+/*
+ * Where the last whole frame of a plain file ends, found by a scan fed
+ * the file's bytes in order, piece by piece, from a zeroed struct: so
+ * that a repair needs memory for a piece, never for the file.
+ */
+struct frame_scan {
+	uint64_t at; /* bytes fed so far */
+	uint64_t end; /* past the last whole frame; 0: none */
+	size_t frames; /* whole frames, the header's counted */
+	uint64_t priv[8]; /* the scan's own */
+};
+typedef void (*frame_scan_fn)(struct frame_scan *s, const char *data,
+			      size_t len);
 /* A line for the operator: a file repaired (a warning) or deleted. */
 typedef void (*notice_fn)(void *ctx, bool warning, const char *msg);
 
@@ -31,7 +42,7 @@ struct publish_opts {
 	uint64_t rotate_bytes; /* a new file past this size, or 0 */
 	long keep; /* published files kept, or 0: all */
 	uint64_t max_disk; /* bytes of published files kept, or 0: all */
-	frame_end_fn plain_frame_end; /* for the repair of plain files */
+	frame_scan_fn plain_frame_scan; /* for the repair of partials */
 	notice_fn notice;
 	void *notice_ctx;
 };

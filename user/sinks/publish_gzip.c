@@ -85,83 +85,138 @@ int publish_gzip_trailer(struct publisher *p)
 	return err;
 }
 
-/*
- * What a cut gzip stream still holds: everything up to the last sync
- * flush (every whole frame), into *out. complete: the trailer was there
- * too (a kill between it and the rename). Members after the first are
- * read on, as any gzip reader does.
- */
-int publish_gunzip_cut(const char *data, size_t len, char **out, size_t *n,
-		       bool *complete)
-{
-	size_t cap = len * 4 + 65536, used = 0;
-	char *buf = malloc(cap), *more;
-	z_stream z = {};
-	int ret = Z_OK;
+/* Inflated a piece at a time: the repair's memory, whatever the size. */
+#define GUNZIP_PIECE (256u << 10)
 
-	*complete = false;
+/*
+ * Reads a cut gzip stream through once, a piece at a time, feeding what
+ * it inflates to the scan: how far it goes (everything up to the last
+ * sync flush), whether it was whole, and where the deflate stream stands
+ * byte-aligned at the end of a block just after the last whole frame
+ * (a sync flush ends every frame so), for publish_gzip_cut_copy().
+ * Members after the first are read on, as any gzip reader does.
+ */
+int publish_gunzip_scan(const char *data, size_t len, frame_scan_fn fn,
+			struct gzip_cut *cut)
+{
+	unsigned char *buf = malloc(GUNZIP_PIECE);
+	z_stream z = {};
+	size_t n;
+	int ret;
+
+	*cut = (struct gzip_cut){};
 	if (!buf || inflateInit2(&z, 15 + 16) != Z_OK) {
 		free(buf);
 		return -ENOMEM;
 	}
 	z.next_in = (Bytef *)data;
 	z.avail_in = len;
-	while (z.avail_in) {
-		if (cap - used < 65536) {
-			more = realloc(buf, cap * 2);
-			if (!more) {
-				ret = Z_MEM_ERROR;
-				break;
-			}
-			buf = more;
-			cap *= 2;
+	for (;;) {
+		z.next_out = buf;
+		z.avail_out = GUNZIP_PIECE;
+		ret = inflate(&z, Z_BLOCK);
+		n = GUNZIP_PIECE - z.avail_out;
+		if (n) {
+			fn(&cut->scan, (const char *)buf, n);
+			cut->member_len += n;
+			cut->inflated += n;
 		}
-		z.next_out = (Bytef *)buf + used;
-		z.avail_out = cap - used;
-		ret = inflate(&z, Z_NO_FLUSH);
-		used = cap - z.avail_out;
 		if (ret == Z_STREAM_END) {
-			*complete = !z.avail_in;
+			cut->complete = !z.avail_in;
+			if (!z.avail_in)
+				break;
 			inflateReset(&z);
-		} else if (ret != Z_OK) {
+			cut->member_len = 0;
+			continue;
+		}
+		if (ret != Z_OK || (!n && !z.avail_in))
 			break; /* cut short, or a bad block: keep what came */
+		/* At a block's end, on a byte, right after a whole frame. */
+		if ((z.data_type & 128) && !(z.data_type & 7) &&
+		    cut->scan.end == cut->inflated && cut->inflated) {
+			cut->in_at = (const char *)z.next_in - data;
+			cut->out_at = cut->inflated;
+			cut->in_crc = z.adler; /* inflate's CRC-32 so far */
+			cut->in_len = cut->member_len;
 		}
 	}
 	inflateEnd(&z);
-	if (ret == Z_MEM_ERROR) {
-		free(buf);
-		return -ENOMEM;
-	}
-	*out = buf;
-	*n = used;
+	free(buf);
 	return 0;
 }
 
-/* Writes text as one whole gzip stream into a new hidden file. */
-int publish_gzip_rewrite(struct publisher *p, const char *name,
-			 const char *text, size_t len)
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = v >> (8 * i);
+}
+
+/*
+ * A whole stream from a cut one, where the scan found a byte-aligned
+ * block end after the last whole frame: the compressed bytes up to it as
+ * they are, an empty last block (what Z_FINISH adds after a sync flush)
+ * and the trailer. Nothing is inflated or deflated again.
+ */
+int publish_gzip_cut_copy(int fd, const char *data, const struct gzip_cut *cut)
+{
+	unsigned char end[10] = { 0x03, 0x00 };
+
+	put_le32(end + 2, cut->in_crc);
+	put_le32(end + 6, (uint32_t)cut->in_len);
+	int err = publish_write_all(fd, data, cut->in_at, 0);
+
+	return err ? err :
+		     publish_write_all(fd, (const char *)end, 10, cut->in_at);
+}
+
+/*
+ * A whole stream of the first `keep` inflated bytes of a cut one, where
+ * no aligned block end marks them (a stream not of bpmc's making): it is
+ * inflated again and deflated a piece at a time.
+ */
+int publish_gzip_cut_rewrite(int fd, const char *data, size_t len,
+			     uint64_t keep)
 {
 	struct publisher tmp = { .gzip = true };
-	const char *buf;
-	size_t n;
-	int fd, err;
+	unsigned char *buf = malloc(GUNZIP_PIECE);
+	uint64_t done = 0, at = 0;
+	z_stream z = {};
+	const char *out;
+	size_t n, take;
+	int err = 0, ret;
 
-	fd = openat(p->dirfd, name,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
-	if (fd < 0)
-		return -errno;
+	if (!buf || inflateInit2(&z, 15 + 16) != Z_OK) {
+		free(buf);
+		return -ENOMEM;
+	}
 	err = publish_gzip_start(&tmp);
+	z.next_in = (Bytef *)data;
+	z.avail_in = len;
+	while (!err && done < keep) {
+		z.next_out = buf;
+		z.avail_out = GUNZIP_PIECE;
+		ret = inflate(&z, Z_NO_FLUSH);
+		n = GUNZIP_PIECE - z.avail_out;
+		take = n < keep - done ? n : keep - done;
+		err = publish_gzip_deflate(&tmp, (const char *)buf, take,
+					   Z_NO_FLUSH, &out, &n);
+		if (!err)
+			err = publish_write_all(fd, out, n, at);
+		at += n;
+		done += take;
+		if (ret == Z_STREAM_END && z.avail_in)
+			inflateReset(&z);
+		else if (ret != Z_OK && done < keep)
+			err = -EIO; /* the scan went this far: it cannot stop */
+	}
 	if (!err)
-		err = publish_gzip_deflate(&tmp, text, len, Z_FINISH, &buf, &n);
+		err = publish_gzip_deflate(&tmp, NULL, 0, Z_FINISH, &out, &n);
 	if (!err)
-		err = publish_write_all(fd, buf, n, 0);
+		err = publish_write_all(fd, out, n, at);
+	inflateEnd(&z);
 	if (tmp.z_ready)
 		deflateEnd(&tmp.z);
 	free(tmp.zbuf);
-	if (!err && fsync(fd))
-		err = -errno;
-	close(fd);
-	if (err)
-		unlinkat(p->dirfd, name, 0);
+	free(buf);
 	return err;
 }

@@ -54,24 +54,31 @@ static int rename_noreplace(int dirfd, const char *from, const char *to)
 	return unlinkat(dirfd, from, 0) ? -errno : 0;
 }
 
-/* Moves a whole partial to a free final name; final gets the name. */
+/*
+ * Moves a whole partial to a free final name; final gets the name. A
+ * taken name gets the next "-N" of its stem, as publisher__open makes
+ * them (x-2.csv after x-1.csv, never x-1-1.csv), so that retention knows
+ * it.
+ */
 int publish_partial(struct publisher *p, int fd, const char *partial,
 		    char *final, size_t len)
 {
-	char stem[NAME_LEN], want[NAME_LEN + 16];
+	char want[NAME_LEN + 16];
 	const char *ext = publish_ext_of(final);
+	struct name_info ni = { .stem_len = strlen(final) - strlen(ext) };
 	int err;
 
 	if (fsync(fd))
 		return -errno;
-	snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(final) - strlen(ext)),
-		 final);
+	if (!publish_name_parse(p, final, &ni))
+		ni.seq = 0;
 	snprintf(want, sizeof(want), "%s", final);
-	for (unsigned seq = 1;; seq++) {
+	for (unsigned seq = ni.seq + 1;; seq++) {
 		err = rename_noreplace(p->dirfd, partial, want);
-		if (err != -EEXIST || seq == 1000)
+		if (err != -EEXIST || seq >= 1000)
 			break;
-		snprintf(want, sizeof(want), "%s-%u%s", stem, seq, ext);
+		snprintf(want, sizeof(want), "%.*s-%u%s", (int)ni.stem_len,
+			 final, seq, ext);
 	}
 	if (err)
 		return err;

@@ -33,8 +33,12 @@ struct publisher {
 	bool has_conversion; /* base holds a strftime conversion */
 	bool gzip;
 	int dirfd;
+	int lockfd; /* held for the run (publish_lock.c), or -1 */
+	char lock_name[256];
 	unsigned files_made; /* by this run: later ones need a stamp */
 	bool rotation_requested;
+	/* The last file published: retention never takes it. */
+	char last_published[NAME_LEN];
 	/* The open file. */
 	int fd; /* -1: none */
 	char name[NAME_LEN]; /* its final name */
@@ -60,6 +64,15 @@ const char *publish_ext_of(const char *name);
 bool publish_needs_stamp(const struct publisher *p);
 int publish_make_name(const struct publisher *p, uint64_t start_ns,
 		      unsigned seq, char *out, size_t len);
+/* What a name of this template says: the time its conversions give
+ * (0 where it has none), bpmc's "-N" and where that starts. */
+struct name_info {
+	long long time;
+	unsigned seq;
+	size_t stem_len;
+};
+bool publish_name_parse(const struct publisher *p, const char *name,
+			struct name_info *info);
 bool publish_name_matches(const struct publisher *p, const char *name);
 int publish_make_dirs(char *path);
 int publish_split_template(struct publisher *p, struct error *err);
@@ -76,10 +89,27 @@ int publish_gzip_snapshot(struct publisher *p);
 int publish_gzip_rollback(struct publisher *p);
 int publish_gzip_start(struct publisher *p);
 int publish_gzip_trailer(struct publisher *p);
-int publish_gunzip_cut(const char *data, size_t len, char **out, size_t *n,
-		       bool *complete);
-int publish_gzip_rewrite(struct publisher *p, const char *name,
-			 const char *text, size_t len);
+/* What the read of a cut gzip stream found. */
+struct gzip_cut {
+	struct frame_scan scan; /* of what it inflates */
+	uint64_t inflated;
+	bool complete; /* the trailer was there (a kill before the rename) */
+	uint64_t member_len; /* inflated bytes of the last member */
+	/* A byte-aligned block end right after the last whole frame: the
+	 * compressed bytes before it (0: none), and the inflated bytes,
+	 * the member's CRC and length there. */
+	uint64_t in_at, out_at, in_len;
+	uint32_t in_crc;
+};
+int publish_gunzip_scan(const char *data, size_t len, frame_scan_fn fn,
+			struct gzip_cut *cut);
+int publish_gzip_cut_copy(int fd, const char *data, const struct gzip_cut *cut);
+int publish_gzip_cut_rewrite(int fd, const char *data, size_t len,
+			     uint64_t keep);
+
+/* publish_lock.c */
+int publish_lock(struct publisher *p, struct error *err);
+void publish_unlock(struct publisher *p);
 
 /* publish_retention.c */
 int publish_retention(struct publisher *p);

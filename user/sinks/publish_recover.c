@@ -36,54 +36,66 @@ static void report_repair(const struct publisher *p, const char *partial,
 static void recover_plain(struct publisher *p, int fd, const char *partial,
 			  char *final, const char *data, size_t size)
 {
-	size_t frames = 0,
-	       end = data ? p->o.plain_frame_end(data, size, &frames) : 0;
+	struct frame_scan scan = {};
 	int err = 0;
 
-	if (frames <= 1)
+	if (data)
+		p->o.plain_frame_scan(&scan, data, size);
+	if (scan.frames <= 1)
 		unlinkat(p->dirfd, partial, 0);
-	else if (!(err = ftruncate(fd, end) ? -errno : 0))
+	else if (!(err = ftruncate(fd, scan.end) ? -errno : 0))
 		err = publish_partial(p, fd, partial, final, NAME_LEN);
-	report_repair(p, partial, final, frames, size - end, err);
+	report_repair(p, partial, final, scan.frames, size - scan.end, err);
 }
 
-/* A cut gzip stream has no trailer: what it holds is written again as
- * a whole stream, so that gzip -t passes. */
+/*
+ * A cut gzip stream has no trailer: it is read through once, in pieces,
+ * and what it holds up to the last whole frame is written again as one
+ * whole stream, so that gzip -t passes: its compressed bytes up to the
+ * sync flush that ended that frame, then an end, as bpmc writes every
+ * frame; inflated again and deflated where no flush marks it. Memory is
+ * a piece's, never the file's inflated size.
+ */
 static void recover_gzip(struct publisher *p, int fd, const char *partial,
 			 char *final, const char *data, size_t size)
 {
-	char *text = NULL, repair[NAME_LEN + 32];
-	size_t n = 0, frames = 0, end = 0;
-	bool complete = false;
-	int err = data ? publish_gunzip_cut(data, size, &text, &n, &complete) :
+	char repair[NAME_LEN + 32];
+	struct gzip_cut cut = {};
+	uint64_t end;
+	int err = data ? publish_gunzip_scan(data, size, p->o.plain_frame_scan,
+					     &cut) :
 			 0;
 	int rfd;
 
-	if (!err && text)
-		end = p->o.plain_frame_end(text, n, &frames);
-	if (err || frames <= 1) {
+	end = cut.scan.end;
+	if (err || cut.scan.frames <= 1) {
 		if (!err)
 			unlinkat(p->dirfd, partial, 0);
-	} else if (complete && end == n) {
+	} else if (cut.complete && end == cut.inflated) {
 		/* Killed between the trailer and the rename: whole. */
 		err = publish_partial(p, fd, partial, final, NAME_LEN);
 	} else {
 		snprintf(repair, sizeof(repair), "%s" REPAIR_SUFFIX, partial);
-		err = publish_gzip_rewrite(p, repair, text, end);
-		rfd = err ? -1 : openat(p->dirfd, repair, O_RDONLY | O_CLOEXEC);
-		if (!err && rfd < 0)
-			err = -errno;
+		rfd = openat(p->dirfd, repair,
+			     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			     0640);
+		err = rfd < 0 ? -errno : 0;
+		if (!err)
+			err = cut.in_at && cut.out_at == end ?
+				      publish_gzip_cut_copy(rfd, data, &cut) :
+				      publish_gzip_cut_rewrite(rfd, data, size,
+							       end);
 		if (!err)
 			err = publish_partial(p, rfd, repair, final, NAME_LEN);
 		if (rfd >= 0)
 			close(rfd);
 		if (!err)
 			unlinkat(p->dirfd, partial, 0);
-		else
+		else if (rfd >= 0)
 			unlinkat(p->dirfd, repair, 0);
 	}
-	report_repair(p, partial, final, frames, n - end, err);
-	free(text);
+	report_repair(p, partial, final, cut.scan.frames, cut.inflated - end,
+		      err);
 }
 
 /* Cuts one partial to its last whole frame and publishes it. */
@@ -146,6 +158,7 @@ int publisher__recover(struct publisher *p, struct error *err)
 		return error__set(err, errno, "cannot read directory '%s': %s",
 				  p->dir, strerror(errno));
 	}
+	rewinddir(dir); /* the offset is shared with dirfd */
 	/* Collected first: publishing renames entries under readdir. */
 	while ((de = readdir(dir))) {
 		n = strlen(de->d_name);

@@ -7,35 +7,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sinks/publish_parts.h"
 
 struct published {
 	char name[NAME_LEN];
-	struct timespec mtime;
+	struct name_info when;
 	uint64_t size;
 };
 
+/* Oldest first, by the time in the name (a clock stepped back or a
+ * touched file says nothing), then bpmc's "-N". */
 static int by_age(const void *a, const void *b)
 {
 	const struct published *x = a, *y = b;
 
-	if (x->mtime.tv_sec != y->mtime.tv_sec)
-		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
-	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
-		return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+	if (x->when.time != y->when.time)
+		return x->when.time < y->when.time ? -1 : 1;
+	if (x->when.seq != y->when.seq)
+		return x->when.seq < y->when.seq ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
-/* --keep and --max-disk: the oldest published files of this template go;
- * nothing that is not a regular file of its pattern is touched. */
+/*
+ * --keep and --max-disk: the oldest published files of this template
+ * go; nothing that is not a regular file of its pattern is touched, and
+ * never the last file this run published: until another supersedes it,
+ * it is the newest, whatever the names around it say.
+ */
 int publish_retention(struct publisher *p)
 {
 	struct published *files = NULL, *f;
-	size_t nr = 0, cap = 0, first = 0;
+	size_t nr = 0, cap = 0, left;
 	uint64_t total = 0;
+	struct name_info when;
 	struct dirent *de;
 	struct stat st;
 	DIR *dir;
@@ -53,7 +59,7 @@ int publish_retention(struct publisher *p)
 	rewinddir(dir);
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.' ||
-		    !publish_name_matches(p, de->d_name) ||
+		    !publish_name_parse(p, de->d_name, &when) ||
 		    fstatat(p->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISREG(st.st_mode))
 			continue;
@@ -66,18 +72,23 @@ int publish_retention(struct publisher *p)
 		}
 		f = &files[nr++];
 		snprintf(f->name, sizeof(f->name), "%s", de->d_name);
-		f->mtime = st.st_mtim;
+		f->when = when;
 		f->size = st.st_size;
 		total += st.st_size;
 	}
 	closedir(dir);
-	qsort(files, nr, sizeof(*files), by_age);
-	while (first < nr &&
-	       ((p->o.keep && nr - first > (size_t)p->o.keep) ||
-		(p->o.max_disk && total > p->o.max_disk && nr - first > 1))) {
-		f = &files[first++];
-		if (unlinkat(p->dirfd, f->name, 0))
+	if (nr)
+		qsort(files, nr, sizeof(*files), by_age);
+	left = nr;
+	for (size_t i = 0; i < nr; i++) {
+		if (!(p->o.keep && left > (size_t)p->o.keep) &&
+		    !(p->o.max_disk && total > p->o.max_disk))
+			break;
+		f = &files[i];
+		if (!strcmp(f->name, p->last_published) ||
+		    unlinkat(p->dirfd, f->name, 0))
 			continue;
+		left--;
 		total -= f->size;
 		publish_notice(p, false,
 			       "retention: deleted '%s/%s' (%llu bytes)",

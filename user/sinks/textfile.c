@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +26,45 @@ int textfile__check_dir(const char *dir, struct error *err)
 		return error__set(err, errno,
 				  "cannot create files in '--textfile %s': %s",
 				  dir, strerror(errno));
+	return 0;
+}
+
+int textfile__lock(const char *dir, int *fd, struct error *err)
+{
+	char path[4096], pid[32] = "";
+	ssize_t n;
+	int len;
+
+	*fd = -1;
+	if ((size_t)snprintf(path, sizeof(path), "%s/" TEXTFILE_LOCK, dir) >=
+	    sizeof(path))
+		return error__set(err, ENAMETOOLONG,
+				  "'--textfile %.256s...' is too long", dir);
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return error__set(err, errno, "cannot create '%s': %s", path,
+				  strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB)) {
+		int ret = errno == EWOULDBLOCK ? EBUSY : errno;
+
+		n = pread(*fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		close(*fd);
+		*fd = -1;
+		if (ret != EBUSY)
+			return error__set(err, ret, "cannot lock '%s': %s",
+					  path, strerror(ret));
+		return error__set(
+			err, EBUSY,
+			"cannot use '--textfile %s': another bpmc record (pid %s) writes its "
+			"bpmc.prom there, and each would replace and remove the other's",
+			dir, *pid ? pid : "?");
+	}
+	len = snprintf(pid, sizeof(pid), "%d\n", getpid());
+	/* The lock is what counts: the pid only names its holder. */
+	n = ftruncate(*fd, 0) ? -1 : pwrite(*fd, pid, len, 0);
+	(void)n;
 	return 0;
 }
 
