@@ -37,8 +37,9 @@ unsigned record_outputs__row_scopes(const struct collect_env *env)
 	return s;
 }
 
-int record_outputs__open(struct record_outputs *o, const struct collect_env *env,
-			 const char *path, const char *host)
+int record_outputs__open(struct record_outputs *o,
+			 const struct collect_env *env, const char *path,
+			 const char *host)
 {
 	struct csv_config cfg = {
 		.path = path,
@@ -174,7 +175,13 @@ bool record_outputs__close(struct record_outputs *o)
 	bool ok = true;
 	int err;
 
-	/* The server first: nothing may serve what is freed below. */
+	/* The CSV first: published whatever the server's stop costs (it
+	 * serves o->latest only, never the CSV). */
+	if (o->csv.priv && (err = o->csv.ops->close(&o->csv))) {
+		p_err("%s", error__why(&o->csv.error, err));
+		ok = false;
+	}
+	/* Then the server: nothing may serve what is freed below. */
 	prom_http__stop(o->http);
 	o->http = NULL;
 	if (o->listen_fd >= 0)
@@ -188,9 +195,5 @@ bool record_outputs__close(struct record_outputs *o)
 	}
 	prom_latest__free(o->latest);
 	o->latest = NULL;
-	if (o->csv.priv && (err = o->csv.ops->close(&o->csv))) {
-		p_err("%s", error__why(&o->csv.error, err));
-		ok = false;
-	}
 	return ok;
 }

@@ -231,9 +231,14 @@ int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
 	 * interval loop's sleep, not land in the server's poll. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* MHD_USE_ITC: a stop wakes the thread at once; without it, MHD
+	 * wakes it by shutting the listening socket down, which its poll
+	 * does not watch while every connection slot is taken, and the stop
+	 * waited for the next connection's timeout (7 to 10 s). */
 	h->daemon = MHD_start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, h,
-		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC, 0, NULL, NULL,
+		on_request, h, MHD_OPTION_LISTEN_SOCKET, fd,
+		MHD_OPTION_CONNECTION_LIMIT,
 		(unsigned)PROM_HTTP_MAX_CONNECTIONS,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 		(unsigned)PROM_HTTP_MAX_PER_CLIENT,
