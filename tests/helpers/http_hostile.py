@@ -2,12 +2,24 @@
 """http_hostile.py MODE PORT ...: hostile clients of bpmc's --listen, on
 the loopback only, each bounded in time and ending by itself.
 
-  hold PORT N SECONDS   opens N idle connections to 127.0.0.1:PORT, from
-                        127.0.0.2 to 127.0.0.5 in turn, says "held N" when
-                        all are connected, holds them SECONDS, closes them.
+  hold PORT N SECONDS   opens N idle connections to 127.0.0.1:PORT, 4 from
+                        each of 127.0.1.1, 127.0.1.2... (bpmc's limit per
+                        address), says "held N" when all are connected,
+                        holds them SECONDS, closes them.
+  slowloris PORT SECONDS
+                        32 connections, 8 from each of 127.0.0.2 to
+                        127.0.0.5, each sending one more header line every
+                        2 s (one closed by the server is opened again at
+                        the next line), while 127.0.0.6 scrapes /metrics
+                        once a second with a 5 s timeout; for SECONDS in
+                        all. Prints each scrape's status and latency and
+                        how many attacking connections the server holds;
+                        exits 1 unless every scrape was a 200 within 1 s.
 """
 import socket
+import statistics
 import sys
+import threading
 import time
 
 ATTACKERS = ["127.0.0.%d" % i for i in range(2, 6)]
@@ -22,7 +34,7 @@ def connect(port, source, timeout=2.0):
 
 
 def hold(port, n, seconds):
-    socks = [connect(port, ATTACKERS[i % len(ATTACKERS)]) for i in range(n)]
+    socks = [connect(port, "127.0.1.%d" % (1 + i // 4)) for i in range(n)]
     print("held %d" % len(socks), flush=True)
     time.sleep(seconds)
     for s in socks:
@@ -30,10 +42,98 @@ def hold(port, n, seconds):
     return 0
 
 
+def server_holds(port, sources):
+    """The server's established connections on port from sources."""
+    want = {socket.inet_aton(a)[::-1].hex().upper() for a in sources}
+    n = 0
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            local, remote = fields[1].split(":"), fields[2].split(":")
+            if int(local[1], 16) == port and fields[3] == "01" and remote[0] in want:
+                n += 1
+    return n
+
+
+def scrape(port, source, timeout=5.0):
+    """(status, seconds) of one GET /metrics; status 0 when none came."""
+    t0 = time.monotonic()
+    try:
+        s = connect(port, source, timeout)
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+    except OSError:
+        return 0, time.monotonic() - t0
+    line = data.split(b"\r\n", 1)[0].split()
+    status = int(line[1]) if len(line) > 1 and line[1].isdigit() else 0
+    return status, time.monotonic() - t0
+
+
+def slowloris(port, seconds):
+    end = time.monotonic() + seconds
+    stop = threading.Event()
+    conns = [None] * 32
+    opened = [0]
+
+    def line(i, n):
+        if conns[i] is None:
+            try:
+                conns[i] = connect(port, ATTACKERS[i % len(ATTACKERS)], 0.5)
+                conns[i].sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+                opened[0] += 1
+            except OSError:
+                conns[i] = None
+            return
+        try:
+            conns[i].sendall(b"X-Slow-%d: y\r\n" % n)
+        except OSError:
+            conns[i].close()
+            conns[i] = None
+
+    def attack():
+        n = 0
+        while not stop.is_set() and time.monotonic() < end:
+            for i in range(len(conns)):
+                line(i, n)
+            n += 1
+            stop.wait(2.0)
+        for c in conns:
+            if c is not None:
+                c.close()
+
+    t = threading.Thread(target=attack)
+    t.start()
+    time.sleep(1.5)
+    results = []
+    while time.monotonic() < end - 1.0:
+        held = server_holds(port, ATTACKERS)
+        status, dt = scrape(port, "127.0.0.6")
+        results.append((status, dt, held))
+        print("  scrape: %s in %.3f s, %d attacking connections held"
+              % (status or "no answer", dt, held), flush=True)
+        time.sleep(max(0.0, 1.0 - dt))
+    stop.set()
+    t.join()
+    lat = [dt for _, dt, _ in results]
+    ok = [r for r in results if r[0] == 200 and r[1] <= 1.0]
+    print("  %d scrapes under the attack (%d attacking connections opened): "
+          "%d answered 200 within 1 s; latency min %.3f median %.3f max %.3f s"
+          % (len(results), opened[0], len(ok), min(lat), statistics.median(lat), max(lat)))
+    return 0 if results and len(ok) == len(results) else 1
+
+
 def main():
     mode, port = sys.argv[1], int(sys.argv[2])
     if mode == "hold":
         return hold(port, int(sys.argv[3]), float(sys.argv[4]))
+    if mode == "slowloris":
+        return slowloris(port, float(sys.argv[3]))
     print("unknown mode %r" % mode, file=sys.stderr)
     return 2
 

@@ -3,6 +3,9 @@
 # bounded in time: with every connection slot taken by idle clients, a
 # SIGTERM ends bpmc within 1 s and the CSV is published (it waited for
 # the next connection's timeout, 7 to 10 s, the CSV still a partial).
+# Slowloris: 32 connections from 4 addresses that each send a header
+# line every 2 s (the timeout is an idle one) leave room for a scraper
+# from a fifth address, answered within 1 s (it was never answered).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_root
@@ -14,16 +17,16 @@ established() {
 	awk -v p="$(printf '%04X' "$1")" 'NR > 1 { split($2, a, ":"); if (a[2] == p && $4 == "01") n++ } END { print n + 0 }' /proc/net/tcp
 }
 
-# A SIGTERM while 32 idle clients hold every slot.
+# A SIGTERM while 64 idle clients, 4 an address, hold every slot.
 start_record_listen "$TMP/stop.log" -e cpu-clock -I 500 -d 60 -o "$TMP/stop.csv" || exit 1
-spawn $HOSTILE hold "$BPMC_PORT" 32 20 >"$TMP/hold.out"
+spawn $HOSTILE hold "$BPMC_PORT" 64 20 >"$TMP/hold.out"
 HOLD_PID=$SPAWNED
 for _ in $(seq 50); do
-	grep -q '^held 32' "$TMP/hold.out" && [ "$(established "$BPMC_PORT")" -ge 32 ] && break
+	grep -q '^held 64' "$TMP/hold.out" && [ "$(established "$BPMC_PORT")" -ge 64 ] && break
 	sleep 0.1
 done
 held=$(established "$BPMC_PORT")
-[ "$held" -ge 32 ] || fail "the idle clients hold $held connections, not 32"
+[ "$held" -ge 64 ] || fail "the idle clients hold $held connections, not 64"
 t0=$(date +%s%N)
 kill -TERM "$RECORD_PID"
 for _ in $(seq 300); do
@@ -40,5 +43,11 @@ echo "  SIGTERM with $held idle connections: bpmc exited in $ms ms, exit $rc"
 ls "$TMP" | grep -q partial && fail "a partial is left: $(ls "$TMP")"
 kill -TERM "$HOLD_PID" 2>/dev/null
 wait "$HOLD_PID" 2>/dev/null
+
+# Slowloris, 12 s: past the 10 s idle timeout the attack outlives.
+start_record_listen "$TMP/slow.log" -e cpu-clock -I 500 -d 60 -o "$TMP/slow.csv" || exit 1
+timeout 30 $HOSTILE slowloris "$BPMC_PORT" 12 || fail "a scrape from a fifth address was not answered within 1 s"
+[ "$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$BPMC_PORT/metrics")" = 200 ] ||
+	fail "no scrape after the slowloris"
 
 pass_or_fail
