@@ -15,6 +15,11 @@ the loopback only, each bounded in time and ending by itself.
                         all. Prints each scrape's status and latency and
                         how many attacking connections the server holds;
                         exits 1 unless every scrape was a 200 within 1 s.
+  requests PORT         sends raw requests with a body, chunked, with
+                        Expect: 100-continue, with a NUL in the request
+                        line, each on its own connection; prints each
+                        status line; exits 1 unless each is the one
+                        expected (405, 413, 404 or 200).
 """
 import socket
 import statistics
@@ -128,12 +133,66 @@ def slowloris(port, seconds):
     return 0 if results and len(ok) == len(results) else 1
 
 
+RAW = [
+    (405, b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx"),
+    (405, b"PUT /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"),
+    (405, b"POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n"),
+    (413, b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx"),
+    (413, b"GET /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n"),
+    (413, b"GET /metrics HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"),
+    (413, b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + b"y" * 100000),
+    (404, b"GET /metrics\0junk HTTP/1.1\r\nHost: x\r\n\r\n"),
+    (404, b"GET /metrics\0 HTTP/1.1\r\nHost: x\r\n\r\n"),
+    (404, b"GET /metrics?a\0b HTTP/1.1\r\nHost: x\r\n\r\n"),
+    (404, b"GET /metrics%00junk HTTP/1.1\r\nHost: x\r\n\r\n"),
+    (404, b"GET /metrics%00 HTTP/1.1\r\nHost: x\r\n\r\n"),
+    (200, b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"),
+    (200, b"GET /metrics?a=%00 HTTP/1.1\r\nHost: x\r\n\r\n"),
+    (200, b"GET /metrics HTTP/1.0\r\n\r\n"),
+]
+
+
+def status_of(port, request):
+    """The status of the reply to request, 0 for none (an empty reply)."""
+    s = connect(port, "127.0.0.1", 5.0)
+    try:
+        s.sendall(request)
+        s.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass  # the reply may be in already: a server need not read a body
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        data = b""
+    s.close()
+    line = data.split(b"\r\n", 1)[0].split()
+    return int(line[1]) if len(line) > 1 and line[1].isdigit() else 0
+
+
+def requests(port):
+    bad = 0
+    for want, request in RAW:
+        got = status_of(port, request)
+        shown = request.split(b"\r\n\r\n")[0].replace(b"\r\n", b" | ")
+        print("  %s %s: %s" % ("ok" if got == want else "FAIL", shown[:90],
+                               got or "empty reply"))
+        bad |= got != want
+    return bad
+
+
 def main():
     mode, port = sys.argv[1], int(sys.argv[2])
     if mode == "hold":
         return hold(port, int(sys.argv[3]), float(sys.argv[4]))
     if mode == "slowloris":
         return slowloris(port, float(sys.argv[3]))
+    if mode == "requests":
+        return requests(port)
     print("unknown mode %r" % mode, file=sys.stderr)
     return 2
 

@@ -6,6 +6,9 @@
 # Slowloris: 32 connections from 4 addresses that each send a header
 # line every 2 s (the timeout is an idle one) leave room for a scraper
 # from a fifth address, answered within 1 s (it was never answered).
+# A request with a body is answered 405 (not GET or HEAD) or 413 (GET),
+# chunked or with Expect: 100-continue too (the client got an empty
+# reply), and a NUL in the path, raw or %00, is 404 (it was served).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_root
@@ -49,5 +52,33 @@ start_record_listen "$TMP/slow.log" -e cpu-clock -I 500 -d 60 -o "$TMP/slow.csv"
 timeout 30 $HOSTILE slowloris "$BPMC_PORT" 12 || fail "a scrape from a fifth address was not answered within 1 s"
 [ "$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$BPMC_PORT/metrics")" = 200 ] ||
 	fail "no scrape after the slowloris"
+
+# Bodies and NULs, with curl and raw.
+start_record_listen "$TMP/req.log" -e cpu-clock -I 500 -d 60 -o "$TMP/req.csv" || exit 1
+URL=http://127.0.0.1:$BPMC_PORT/metrics
+head -c 1000000 /dev/zero >"$TMP/big"
+# expect CODE CURL-ARGS...
+expect() {
+	local want=$1 got
+	shift
+	got=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' "$@" 2>"$TMP/curl.err")
+	[ "$got" = "$want" ] && echo "  ok: curl $* -> $got" ||
+		fail "curl $*: $got, not $want ($(cat "$TMP/curl.err"))"
+}
+expect 405 -X POST -d x "$URL"
+expect 405 -X PUT -d x "$URL"
+expect 405 -X POST --data-binary @"$TMP/big" "$URL"
+expect 405 -X POST -H 'Expect: 100-continue' -d x "$URL"
+expect 413 -X GET -d x "$URL"
+expect 413 -X GET -H 'Transfer-Encoding: chunked' -d x "$URL"
+expect 413 -X GET -H 'Expect: 100-continue' -d x "$URL"
+expect 413 -X GET --data-binary @"$TMP/big" "$URL"
+expect 404 "$URL%00junk"
+expect 404 "$URL%00"
+expect 200 "$URL?x=%00"
+# Keep-alive is untouched: two scrapes on one connection.
+curl -sS --max-time 5 -o /dev/null -o /dev/null -w '%{http_code} %{num_connects}\n' "$URL" "$URL" >"$TMP/ka" 2>&1
+[ "$(cat "$TMP/ka" | tr '\n' ' ')" = "200 1 200 0 " ] || fail "two scrapes on one connection: $(cat "$TMP/ka")"
+timeout 60 $HOSTILE requests "$BPMC_PORT" || fail "raw requests: a reply was not the one expected"
 
 pass_or_fail

@@ -191,29 +191,73 @@ static enum MHD_Result reply_metrics(struct prom_http *h,
 	return ret;
 }
 
+/*
+ * The URI as sent, before MHD splits off the query and unescapes it in
+ * place: the request's first state. MHD has ended it with a NUL where
+ * the space before the version was, so the version it passes on starts
+ * one byte after the URI's end; a URI that ends earlier held a NUL of
+ * its own ("GET /metrics\0junk"), which the handler's url hides.
+ */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	(void)cls;
+	(void)c;
+	return (void *)(uri + strlen(uri) + 1);
+}
+
+/* %HH as MHD decodes it, but a %00 is left as sent: "/metrics%00junk"
+ * would otherwise read "/metrics" and be served. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	if (strstr(s, "%00"))
+		return strlen(s);
+	return MHD_http_unescape(s);
+}
+
+/* A body is coming: a Content-Length above 0 or any Transfer-Encoding. */
+static bool has_body(struct MHD_Connection *c)
+{
+	const char *len = MHD_lookup_connection_value(
+		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return true;
+	return len && strspn(len, "0 \t") != strlen(len);
+}
+
+/*
+ * First called once the headers are in: a refusal is queued then, body
+ * or not, which makes MHD skip the body (and an Expect: 100-continue)
+ * and close the connection; one queued while a body arrived was refused
+ * and the client got an empty reply. A scrape is answered on the next
+ * call, with the request whole, so that its connection stays open.
+ */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
 				  size_t *upload_size, void **req)
 {
-	static int first_call;
+	static int scrape;
 
-	if (!*req) {
-		/* Headers are in: answer on the next call, as MHD asks. */
-		*req = &first_call;
-		return MHD_YES;
-	}
+	(void)upload;
+	(void)upload_size;
+	if (*req == &scrape)
+		return reply_metrics(cls, c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				    "bpmc: only GET and HEAD\n");
-	if (*upload_size) /* a GET with a body: not worth reading */
+	if (has_body(c)) /* a GET with a body: not worth reading */
 		return reply_static(c, MHD_HTTP_CONTENT_TOO_LARGE,
 				    "bpmc: a GET takes no body\n");
-	if (strcmp(url, "/metrics"))
+	if (*req != version || strcmp(url, "/metrics"))
 		return reply_static(c, MHD_HTTP_NOT_FOUND,
 				    "bpmc: the metrics are at /metrics\n");
-	return reply_metrics(cls, c);
+	*req = &scrape;
+	return MHD_YES;
 }
 
 int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
@@ -244,7 +288,9 @@ int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
 		(unsigned)PROM_HTTP_MAX_PER_CLIENT,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROM_HTTP_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-		(size_t)PROM_HTTP_MEMORY_LIMIT, MHD_OPTION_END);
+		(size_t)PROM_HTTP_MEMORY_LIMIT, MHD_OPTION_URI_LOG_CALLBACK,
+		on_uri, NULL, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+		MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!h->daemon) {
 		close(fd);
