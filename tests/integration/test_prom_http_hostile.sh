@@ -6,6 +6,9 @@
 # Slowloris: 32 connections from 4 addresses that each send a header
 # line every 2 s (the timeout is an idle one) leave room for a scraper
 # from a fifth address, answered within 1 s (it was never answered).
+# Such clients from 20 addresses, enough to take every slot, delay a
+# scrape by the 5 s deadline on a request at most (it was never
+# answered while they kept at it).
 # A request with a body is answered 405 (not GET or HEAD) or 413 (GET),
 # chunked or with Expect: 100-continue too (the client got an empty
 # reply), and a NUL in the path, raw or %00, is 404 (it was served).
@@ -52,6 +55,7 @@ start_record_listen "$TMP/slow.log" -e cpu-clock -I 500 -d 60 -o "$TMP/slow.csv"
 timeout 30 $HOSTILE slowloris "$BPMC_PORT" 12 || fail "a scrape from a fifth address was not answered within 1 s"
 [ "$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$BPMC_PORT/metrics")" = 200 ] ||
 	fail "no scrape after the slowloris"
+timeout 30 $HOSTILE slowloris "$BPMC_PORT" 14 20 4 7 || fail "a scrape waited more than 7 s with every slot taken"
 
 # Bodies and NULs, with curl and raw.
 start_record_listen "$TMP/req.log" -e cpu-clock -I 500 -d 60 -o "$TMP/req.csv" || exit 1

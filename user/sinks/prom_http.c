@@ -14,9 +14,22 @@
 #include "sinks/prom_format.h"
 #include "sinks/prom_http.h"
 
+/* One connection's deadline: past it, the reaper shuts its socket down. */
+struct deadline {
+	int fd;
+	bool cut;
+	uint64_t ns; /* CLOCK_MONOTONIC */
+	struct deadline *prev, *next;
+};
+
 struct prom_http {
 	struct MHD_Daemon *daemon;
 	struct prom_latest *latest;
+	pthread_mutex_t lock; /* conns, each deadline, stopping */
+	pthread_cond_t wake;
+	pthread_t reaper;
+	bool stopping;
+	struct deadline *conns;
 };
 
 static int parse_port(const char *s, uint16_t *port)
@@ -260,18 +273,148 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return MHD_YES;
 }
 
+static uint64_t deadline_from_now(void)
+{
+	return clock_ns(CLOCK_MONOTONIC) + PROM_HTTP_DEADLINE_S * 1000000000ull;
+}
+
+/*
+ * A new connection gets a deadline for its first request; a closed one
+ * leaves the list. MHD calls this before it closes the socket, so the
+ * reaper, under the same lock, only ever shuts down a live connection's
+ * fd, never one the number was given to since.
+ */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct prom_http *h = cls;
+	const union MHD_ConnectionInfo *info;
+	struct deadline *d;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		d = *ctx;
+		if (!d)
+			return;
+		pthread_mutex_lock(&h->lock);
+		if (d->prev)
+			d->prev->next = d->next;
+		else
+			h->conns = d->next;
+		if (d->next)
+			d->next->prev = d->prev;
+		pthread_mutex_unlock(&h->lock);
+		free(d);
+		*ctx = NULL;
+		return;
+	}
+	info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!info)
+		return;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		/* Unbounded otherwise: refused. */
+		shutdown(info->connect_fd, SHUT_RDWR);
+		return;
+	}
+	d->fd = info->connect_fd;
+	d->ns = deadline_from_now();
+	pthread_mutex_lock(&h->lock);
+	d->next = h->conns;
+	if (d->next)
+		d->next->prev = d;
+	h->conns = d;
+	pthread_mutex_unlock(&h->lock);
+	*ctx = d;
+}
+
+/* A request is answered (or failed): the next one on the connection,
+ * the wait for it included, has a deadline of its own. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req,
+			 enum MHD_RequestTerminationCode why)
+{
+	struct prom_http *h = cls;
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct deadline *d = info ? info->socket_context : NULL;
+
+	(void)req;
+	(void)why;
+	if (!d)
+		return;
+	pthread_mutex_lock(&h->lock);
+	d->ns = deadline_from_now();
+	pthread_mutex_unlock(&h->lock);
+}
+
+/*
+ * Shuts down the socket of every connection past its deadline, 4 times a
+ * second: MHD's own timeout is an idle one, which a client that sends a
+ * byte now and then never reaches. MHD then reads the end and closes it.
+ */
+static void *reap(void *arg)
+{
+	struct prom_http *h = arg;
+	struct timespec ts;
+	struct deadline *d;
+	uint64_t now;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stopping) {
+		now = clock_ns(CLOCK_MONOTONIC);
+		for (d = h->conns; d; d = d->next)
+			if (!d->cut && d->ns <= now) {
+				shutdown(d->fd, SHUT_RDWR);
+				d->cut = true;
+			}
+		now += PROM_HTTP_REAP_NS;
+		ts.tv_sec = now / 1000000000;
+		ts.tv_nsec = now % 1000000000;
+		pthread_cond_timedwait(&h->wake, &h->lock, &ts);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+static int init_sync(struct prom_http *h)
+{
+	pthread_condattr_t attr;
+	int ret;
+
+	ret = pthread_condattr_init(&attr);
+	if (ret)
+		return ret;
+	ret = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(&h->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	if (ret)
+		return ret;
+	ret = pthread_mutex_init(&h->lock, NULL);
+	if (ret)
+		pthread_cond_destroy(&h->wake);
+	return ret;
+}
+
 int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
 		     struct error *err)
 {
 	struct prom_http *h = calloc(1, sizeof(*h));
 	sigset_t all, old;
+	int ret;
 
 	if (!h) {
 		close(fd);
 		return error__set(err, ENOMEM, "out of memory");
 	}
 	h->latest = latest;
-	/* The thread inherits the mask: SIGINT and SIGTERM must wake the
+	ret = init_sync(h);
+	if (ret) {
+		close(fd);
+		free(h);
+		return error__set(err, ret, "cannot start the HTTP server: %s",
+				  strerror(ret));
+	}
+	/* The threads inherit the mask: SIGINT and SIGTERM must wake the
 	 * interval loop's sleep, not land in the server's poll. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -290,14 +433,22 @@ int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 		(size_t)PROM_HTTP_MEMORY_LIMIT, MHD_OPTION_URI_LOG_CALLBACK,
 		on_uri, NULL, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-		MHD_OPTION_END);
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
+	ret = h->daemon ? pthread_create(&h->reaper, NULL, reap, h) : EIO;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!h->daemon) {
-		close(fd);
+	if (ret) {
+		if (h->daemon)
+			MHD_stop_daemon(h->daemon);
+		else
+			close(fd);
+		pthread_mutex_destroy(&h->lock);
+		pthread_cond_destroy(&h->wake);
 		free(h);
 		return error__set(
-			err, EIO,
-			"cannot start the HTTP server (libmicrohttpd)");
+			err, ret,
+			"cannot start the HTTP server (libmicrohttpd): %s",
+			strerror(ret));
 	}
 	*out = h;
 	return 0;
@@ -307,6 +458,14 @@ void prom_http__stop(struct prom_http *h)
 {
 	if (!h)
 		return;
+	pthread_mutex_lock(&h->lock);
+	h->stopping = true;
+	pthread_cond_signal(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	pthread_join(h->reaper, NULL);
+	/* Closes every connection: on_connection frees their deadlines. */
 	MHD_stop_daemon(h->daemon);
+	pthread_mutex_destroy(&h->lock);
+	pthread_cond_destroy(&h->wake);
 	free(h);
 }
