@@ -3,7 +3,7 @@
 # OpenMetrics when Accept asks for it (counter families without _total,
 # "# EOF" last), gzip when Accept-Encoding allows it, the same series and
 # values in every form of one snapshot, the q-values honoured; HEAD, 405 and 404. Stuck clients (40 that send a request and
-# never read, from one address) get at most 8 connections, no thread and
+# never read, from one address) get at most 4 connections, no thread and
 # no memory to speak of, and are closed after the timeout, after which
 # scrapes go on. Under --user, the server's thread holds no privilege
 # either. Bad --listen, --textfile and --prom-* input is refused
@@ -122,8 +122,8 @@ held = served()
 t1, r1 = status("Threads"), status("VmRSS")
 print(f"  40 stuck clients: {held} connections held, threads {t0} -> {t1}, VmRSS {r0} -> {r1} KiB")
 bad = 0
-if held > 8:
-    print("  FAIL: more than 8 connections for one client address"); bad = 1
+if held > 4:
+    print("  FAIL: more than 4 connections for one client address"); bad = 1
 if t1 != t0:
     print("  FAIL: the stuck clients cost threads"); bad = 1
 if r1 - r0 > 8192:

@@ -180,7 +180,13 @@ bool record_outputs__close(struct record_outputs *o)
 	bool ok = true;
 	int err;
 
-	/* The server first: nothing may serve what is freed below. */
+	/* The CSV first: published whatever the server's stop costs (it
+	 * serves o->latest only, never the CSV). */
+	if (o->csv.priv && (err = o->csv.ops->close(&o->csv))) {
+		p_err("%s", error__why(&o->csv.error, err));
+		ok = false;
+	}
+	/* Then the server: nothing may serve what is freed below. */
 	prom_http__stop(o->http);
 	o->http = NULL;
 	if (o->listen_fd >= 0)
@@ -194,10 +200,6 @@ bool record_outputs__close(struct record_outputs *o)
 	}
 	prom_latest__free(o->latest);
 	o->latest = NULL;
-	if (o->csv.priv && (err = o->csv.ops->close(&o->csv))) {
-		p_err("%s", error__why(&o->csv.error, err));
-		ok = false;
-	}
 	/* Once bpmc.prom is removed: the next run may write it. */
 	if (o->textfile_lock >= 0)
 		close(o->textfile_lock);

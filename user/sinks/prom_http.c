@@ -14,9 +14,22 @@
 #include "sinks/prom_format.h"
 #include "sinks/prom_http.h"
 
+/* One connection's deadline: past it, the reaper shuts its socket down. */
+struct deadline {
+	int fd;
+	bool cut;
+	uint64_t ns; /* CLOCK_MONOTONIC */
+	struct deadline *prev, *next;
+};
+
 struct prom_http {
 	struct MHD_Daemon *daemon;
 	struct prom_latest *latest;
+	pthread_mutex_t lock; /* conns, each deadline, stopping */
+	pthread_cond_t wake;
+	pthread_t reaper;
+	bool stopping;
+	struct deadline *conns;
 };
 
 static int parse_port(const char *s, uint16_t *port)
@@ -191,29 +204,195 @@ static enum MHD_Result reply_metrics(struct prom_http *h,
 	return ret;
 }
 
+/*
+ * The URI as sent, before MHD splits off the query and unescapes it in
+ * place: the request's first state. MHD has ended it with a NUL where
+ * the space before the version was, so the version it passes on starts
+ * one byte after the URI's end; a URI that ends earlier held a NUL of
+ * its own ("GET /metrics\0junk"), which the handler's url hides.
+ */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	(void)cls;
+	(void)c;
+	return (void *)(uri + strlen(uri) + 1);
+}
+
+/* %HH as MHD decodes it, but a %00 is left as sent: "/metrics%00junk"
+ * would otherwise read "/metrics" and be served. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	if (strstr(s, "%00"))
+		return strlen(s);
+	return MHD_http_unescape(s);
+}
+
+/* A body is coming: a Content-Length above 0 or any Transfer-Encoding. */
+static bool has_body(struct MHD_Connection *c)
+{
+	const char *len = MHD_lookup_connection_value(
+		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return true;
+	return len && strspn(len, "0 \t") != strlen(len);
+}
+
+/*
+ * First called once the headers are in: a refusal is queued then, body
+ * or not, which makes MHD skip the body (and an Expect: 100-continue)
+ * and close the connection; one queued while a body arrived was refused
+ * and the client got an empty reply. A scrape is answered on the next
+ * call, with the request whole, so that its connection stays open.
+ */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
 				  size_t *upload_size, void **req)
 {
-	static int first_call;
+	static int scrape;
 
-	if (!*req) {
-		/* Headers are in: answer on the next call, as MHD asks. */
-		*req = &first_call;
-		return MHD_YES;
-	}
+	(void)upload;
+	(void)upload_size;
+	if (*req == &scrape)
+		return reply_metrics(cls, c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				    "bpmc: only GET and HEAD\n");
-	if (*upload_size) /* a GET with a body: not worth reading */
+	if (has_body(c)) /* a GET with a body: not worth reading */
 		return reply_static(c, MHD_HTTP_CONTENT_TOO_LARGE,
 				    "bpmc: a GET takes no body\n");
-	if (strcmp(url, "/metrics"))
+	if (*req != version || strcmp(url, "/metrics"))
 		return reply_static(c, MHD_HTTP_NOT_FOUND,
 				    "bpmc: the metrics are at /metrics\n");
-	return reply_metrics(cls, c);
+	*req = &scrape;
+	return MHD_YES;
+}
+
+static uint64_t deadline_from_now(void)
+{
+	return clock_ns(CLOCK_MONOTONIC) + PROM_HTTP_DEADLINE_S * 1000000000ull;
+}
+
+/*
+ * A new connection gets a deadline for its first request; a closed one
+ * leaves the list. MHD calls this before it closes the socket, so the
+ * reaper, under the same lock, only ever shuts down a live connection's
+ * fd, never one the number was given to since.
+ */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct prom_http *h = cls;
+	const union MHD_ConnectionInfo *info;
+	struct deadline *d;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		d = *ctx;
+		if (!d)
+			return;
+		pthread_mutex_lock(&h->lock);
+		if (d->prev)
+			d->prev->next = d->next;
+		else
+			h->conns = d->next;
+		if (d->next)
+			d->next->prev = d->prev;
+		pthread_mutex_unlock(&h->lock);
+		free(d);
+		*ctx = NULL;
+		return;
+	}
+	info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!info)
+		return;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		/* Unbounded otherwise: refused. */
+		shutdown(info->connect_fd, SHUT_RDWR);
+		return;
+	}
+	d->fd = info->connect_fd;
+	d->ns = deadline_from_now();
+	pthread_mutex_lock(&h->lock);
+	d->next = h->conns;
+	if (d->next)
+		d->next->prev = d;
+	h->conns = d;
+	pthread_mutex_unlock(&h->lock);
+	*ctx = d;
+}
+
+/* A request is answered (or failed): the next one on the connection,
+ * the wait for it included, has a deadline of its own. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req,
+			 enum MHD_RequestTerminationCode why)
+{
+	struct prom_http *h = cls;
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct deadline *d = info ? info->socket_context : NULL;
+
+	(void)req;
+	(void)why;
+	if (!d)
+		return;
+	pthread_mutex_lock(&h->lock);
+	d->ns = deadline_from_now();
+	pthread_mutex_unlock(&h->lock);
+}
+
+/*
+ * Shuts down the socket of every connection past its deadline, 4 times a
+ * second: MHD's own timeout is an idle one, which a client that sends a
+ * byte now and then never reaches. MHD then reads the end and closes it.
+ */
+static void *reap(void *arg)
+{
+	struct prom_http *h = arg;
+	struct timespec ts;
+	struct deadline *d;
+	uint64_t now;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stopping) {
+		now = clock_ns(CLOCK_MONOTONIC);
+		for (d = h->conns; d; d = d->next)
+			if (!d->cut && d->ns <= now) {
+				shutdown(d->fd, SHUT_RDWR);
+				d->cut = true;
+			}
+		now += PROM_HTTP_REAP_NS;
+		ts.tv_sec = now / 1000000000;
+		ts.tv_nsec = now % 1000000000;
+		pthread_cond_timedwait(&h->wake, &h->lock, &ts);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+static int init_sync(struct prom_http *h)
+{
+	pthread_condattr_t attr;
+	int ret;
+
+	ret = pthread_condattr_init(&attr);
+	if (ret)
+		return ret;
+	ret = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(&h->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	if (ret)
+		return ret;
+	ret = pthread_mutex_init(&h->lock, NULL);
+	if (ret)
+		pthread_cond_destroy(&h->wake);
+	return ret;
 }
 
 int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
@@ -221,32 +400,55 @@ int prom_http__start(struct prom_http **out, int fd, struct prom_latest *latest,
 {
 	struct prom_http *h = calloc(1, sizeof(*h));
 	sigset_t all, old;
+	int ret;
 
 	if (!h) {
 		close(fd);
 		return error__set(err, ENOMEM, "out of memory");
 	}
 	h->latest = latest;
-	/* The thread inherits the mask: SIGINT and SIGTERM must wake the
+	ret = init_sync(h);
+	if (ret) {
+		close(fd);
+		free(h);
+		return error__set(err, ret, "cannot start the HTTP server: %s",
+				  strerror(ret));
+	}
+	/* The threads inherit the mask: SIGINT and SIGTERM must wake the
 	 * interval loop's sleep, not land in the server's poll. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* MHD_USE_ITC: a stop wakes the thread at once; without it, MHD
+	 * wakes it by shutting the listening socket down, which its poll
+	 * does not watch while every connection slot is taken, and the stop
+	 * waited for the next connection's timeout (7 to 10 s). */
 	h->daemon = MHD_start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, h,
-		MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC, 0, NULL, NULL,
+		on_request, h, MHD_OPTION_LISTEN_SOCKET, fd,
+		MHD_OPTION_CONNECTION_LIMIT,
 		(unsigned)PROM_HTTP_MAX_CONNECTIONS,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 		(unsigned)PROM_HTTP_MAX_PER_CLIENT,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)PROM_HTTP_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-		(size_t)PROM_HTTP_MEMORY_LIMIT, MHD_OPTION_END);
+		(size_t)PROM_HTTP_MEMORY_LIMIT, MHD_OPTION_URI_LOG_CALLBACK,
+		on_uri, NULL, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
+	ret = h->daemon ? pthread_create(&h->reaper, NULL, reap, h) : EIO;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!h->daemon) {
-		close(fd);
+	if (ret) {
+		if (h->daemon)
+			MHD_stop_daemon(h->daemon);
+		else
+			close(fd);
+		pthread_mutex_destroy(&h->lock);
+		pthread_cond_destroy(&h->wake);
 		free(h);
 		return error__set(
-			err, EIO,
-			"cannot start the HTTP server (libmicrohttpd)");
+			err, ret,
+			"cannot start the HTTP server (libmicrohttpd): %s",
+			strerror(ret));
 	}
 	*out = h;
 	return 0;
@@ -256,6 +458,14 @@ void prom_http__stop(struct prom_http *h)
 {
 	if (!h)
 		return;
+	pthread_mutex_lock(&h->lock);
+	h->stopping = true;
+	pthread_cond_signal(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	pthread_join(h->reaper, NULL);
+	/* Closes every connection: on_connection frees their deadlines. */
 	MHD_stop_daemon(h->daemon);
+	pthread_mutex_destroy(&h->lock);
+	pthread_cond_destroy(&h->wake);
 	free(h);
 }

@@ -6,6 +6,16 @@
  * address) each hold at most one snapshot and a fixed memory pool, and
  * one idle for PROM_HTTP_TIMEOUT_S is closed: a slow or stuck client
  * costs neither a thread nor unbounded memory.
+ *
+ * MHD's timeout is an idle one: a client that sends a header line every
+ * few seconds would hold its slot for good (slowloris). So one address
+ * gets only PROM_HTTP_MAX_PER_CLIENT slots, a sixteenth of them all:
+ * clients that hold slots from fewer than 16 addresses leave room for a
+ * scraper from another one (test_prom_http_hostile.sh). And each
+ * request, the wait for it on a kept-alive connection included, must be
+ * read and answered within PROM_HTTP_DEADLINE_S, or a thread of the
+ * server's shuts the connection down: clients on more addresses delay a
+ * scrape by that much, not for as long as they keep at it.
  */
 #ifndef BPMC_SINKS_PROM_HTTP_H
 #define BPMC_SINKS_PROM_HTTP_H
@@ -16,9 +26,11 @@
 #include "common/error.h"
 #include "sinks/prom_snapshot.h"
 
-#define PROM_HTTP_MAX_CONNECTIONS 32
-#define PROM_HTTP_MAX_PER_CLIENT 8
+#define PROM_HTTP_MAX_CONNECTIONS 64
+#define PROM_HTTP_MAX_PER_CLIENT 4
 #define PROM_HTTP_TIMEOUT_S 10
+#define PROM_HTTP_DEADLINE_S 5
+#define PROM_HTTP_REAP_NS 250000000ull /* how often deadlines are checked */
 #define PROM_HTTP_MEMORY_LIMIT 32768 /* each connection's request pool */
 #define PROM_DEFAULT_ADDR "127.0.0.1"
 
