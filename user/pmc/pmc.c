@@ -128,6 +128,9 @@ static int set_enabled(struct slot *s, bool on)
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
 	int ret = ioctl_all(&s->own_fd, 1, req);
 
+	if (!ret)
+		ret = ioctl_all(&s->whole_fd, 1, req);
+
 	return ret ? ret : ioctl_all(s->tree_fd, pmc_host()->nr_cpus, req);
 }
 
@@ -403,13 +406,23 @@ static int counter_info(struct thread_state *ts, int ctr, int op, void *argp)
 		times = (struct pmc_linux_times){ r.enabled, r.running };
 		return copy_out(argp, &times, sizeof(times));
 	case PMC_LINUX_INFO_INHERITED_VALUE:
+	case PMC_LINUX_INFO_INHERITED_TIMES:
 		if (s->state == SLOT_PROFILING)
 			return -ENXIO;
-		ret = slot__read_sum(s->tree_fd, pmc_host()->nr_cpus, &r.value,
-				     &r.enabled, &r.running);
+		if (s->whole_fd >= 0) {
+			ret = read_counter(s->whole_fd, &r);
+		} else {
+			/* Pinned: running all the time it was enabled. */
+			ret = slot__read_sum(s->tree_fd, pmc_host()->nr_cpus,
+					     &r.value, &r.enabled, &r.running);
+			r.enabled = r.running;
+		}
 		if (ret)
 			return ret;
-		return copy_out(argp, &r.value, sizeof(r.value));
+		if (op == PMC_LINUX_INFO_INHERITED_VALUE)
+			return copy_out(argp, &r.value, sizeof(r.value));
+		times = (struct pmc_linux_times){ r.enabled, r.running };
+		return copy_out(argp, &times, sizeof(times));
 	default: /* the accumulated value and times */
 		if (s->state == SLOT_PROFILING)
 			return -ENXIO;
@@ -453,6 +466,7 @@ int pmc_get_info(int ctr, int op, void *argp)
 	case PMC_LINUX_INFO_TIMES:
 	case PMC_LINUX_INFO_ACCUMULATED_TIMES:
 	case PMC_LINUX_INFO_INHERITED_VALUE:
+	case PMC_LINUX_INFO_INHERITED_TIMES:
 	case PMC_LINUX_INFO_PROFILE_STATS:
 		break;
 	default:
