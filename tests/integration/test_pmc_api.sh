@@ -4,7 +4,8 @@
 # unchanged against include/, links with -lpmc, and every check in it
 # passes: counts against the thread's CPU time and the children's
 # rusage, every errno of the manual, fork, 8 threads. Then the Linux
-# extensions: names to ids, times, a profile of the program itself.
+# extensions: names to ids, times, a profile of the program itself; and
+# every pointer argument of theirs, bad (EFAULT, never a crash).
 . "$(dirname "$0")/lib.sh"
 need_root
 BUILD=${BPMC_BUILD:-$ROOT/build}
@@ -35,4 +36,12 @@ $CC "${FLAGS[@]}" -rdynamic -I"$ROOT/include" "$ROOT/tests/pmc/linux_ext.c" \
 	2> "$TMP/cc.log" || { fail "linux_ext.c does not compile: $(head -5 "$TMP/cc.log")"; pass_or_fail; }
 "$TMP/linux_ext" > "$TMP/out" 2>&1 || fail "$? extension checks failed"
 sed 's/^/  /' "$TMP/out"
+
+# Each pointer argument of each extension: (void *)1, PROT_NONE, read-only.
+$CC "${FLAGS[@]}" -I"$ROOT/include" "$ROOT/tests/pmc/linux_efault.c" \
+	-o "$TMP/linux_efault" -L"$BUILD" -Wl,-rpath,"$BUILD" -lpmc -pthread \
+	2> "$TMP/cc.log" || { fail "linux_efault.c does not compile: $(head -5 "$TMP/cc.log")"; pass_or_fail; }
+"$TMP/linux_efault" > "$TMP/out" 2>&1 || fail "$? bad-pointer checks failed"
+sed 's/^/  /' "$TMP/out"
+[ "$(grep -c '^ok ' "$TMP/out")" = 30 ] || fail "not 30 bad-pointer checks passed"
 pass_or_fail

@@ -4,69 +4,20 @@
  * states them; pmc_control(3) says where Linux differs.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "names/events.h"
 #include "pmc/evid.h"
 #include "pmc/state.h"
+#include "pmc/uaccess.h"
 
 /* 64 data pages: 2.7 s of samples at 10,000/s before the drain thread
  * must have woken. */
 #define PROFILE_RING_ORDER 6
-
-/* ---- argp: EFAULT, never a crash ---- */
-
-/* Through a pipe: for hosts whose seccomp forbids process_vm_*(2). */
-static int copy_by_pipe(void *dst, const void *src, size_t len)
-{
-	int p[2], ret = 0;
-
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
-		return -errno;
-	if (write(p[1], src, len) != (ssize_t)len ||
-	    read(p[0], dst, len) != (ssize_t)len)
-		ret = errno == EFAULT ? -EFAULT : -EIO;
-	close(p[0]);
-	close(p[1]);
-	return ret;
-}
-
-/*
- * The kernel copies for us, so an address it cannot read or write is
- * EFAULT, as it would be for a system call.
- */
-static int copy_checked(void *dst, const void *src, size_t len, bool out)
-{
-	struct iovec local = { out ? (void *)src : dst, len };
-	struct iovec remote = { out ? dst : (void *)src, len };
-	ssize_t n;
-
-	if (!(out ? dst : src))
-		return -EFAULT;
-	n = out ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0) :
-		  process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-	if (n == (ssize_t)len)
-		return 0;
-	if (n >= 0 || errno == EFAULT)
-		return -EFAULT;
-	return copy_by_pipe(dst, src, len);
-}
-
-static int copy_out(void *uaddr, const void *src, size_t len)
-{
-	return copy_checked(uaddr, src, len, true);
-}
-
-static int copy_in(void *dst, const void *uaddr, size_t len)
-{
-	return copy_checked(dst, uaddr, len, false);
-}
 
 /* ---- helpers ---- */
 
