@@ -94,8 +94,6 @@ static int configure(struct thread_state *ts, int ctr,
 	struct event ev;
 	int ret;
 
-	if (cfg->flags & ~PMC_LINUX_FLAG_MULTIPLEX)
-		return -EINVAL;
 	if (s->state == SLOT_RUNNING || s->state == SLOT_PROFILING)
 		return -EBUSY;
 	if (evid__event(cfg->event_id, &ev) ||
@@ -210,9 +208,6 @@ static int profstart(struct thread_state *ts, int ctr,
 	struct event ev;
 	int ret;
 
-	if (cfg->flags &
-	    ~(PMC_LINUX_FLAG_MULTIPLEX | PMC_LINUX_FLAG_DESCENDANTS))
-		return -EINVAL;
 	if (s->state != SLOT_FREE)
 		return -EBUSY;
 	if (!cfg->reset_value || cfg->reset_value >> 63)
@@ -285,6 +280,15 @@ int pmc_control(int ctr, int op, void *argp)
 		ret = copy_in(&cfg, argp, sizeof(cfg));
 		if (ret)
 			return fail(ret);
+		/*
+		 * NetBSD's flags are "currently unused": a program written for
+		 * it may leave anything there. Only our extensions' bits mean
+		 * something, DESCENDANTS only to PROFSTART; the rest is ignored.
+		 */
+		cfg.flags &= op == PMC_OP_PROFSTART ?
+				     PMC_LINUX_FLAG_MULTIPLEX |
+					     PMC_LINUX_FLAG_DESCENDANTS :
+				     PMC_LINUX_FLAG_MULTIPLEX;
 		/* The drain thread first: lock order, and see drain__hold(). */
 		ret = drain__hold();
 		if (ret)
