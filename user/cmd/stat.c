@@ -557,7 +557,7 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 		}
 	}
-	/* A count not read is a failed run, whatever CMD's status. */
+	/* A count not read fails the run: 1, unless CMD's status says so. */
 	if (short_counts && !exit_status_of(status))
 		return 1;
 	return exit_status_of(status);
