@@ -44,7 +44,7 @@ $CC "${FLAGS[@]}" -I"$ROOT/include" "$ROOT/tests/pmc/linux_efault.c" \
 	2> "$TMP/cc.log" || { fail "linux_efault.c does not compile: $(head -5 "$TMP/cc.log")"; pass_or_fail; }
 "$TMP/linux_efault" > "$TMP/out" 2>&1 || fail "$? bad-pointer checks failed"
 sed 's/^/  /' "$TMP/out"
-[ "$(grep -c '^ok ' "$TMP/out")" = 30 ] || fail "not 30 bad-pointer checks passed"
+[ "$(grep -c '^ok ' "$TMP/out")" = 31 ] || fail "not 31 bad-pointer checks passed"
 
 # pmc_control(3)'s ERRORS, held to the code both ways: tests/pmc/errors.c
 # brings about each call-specific error and prints "ERRNO CALL"; every

@@ -175,5 +175,22 @@ int main(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (int k = 0; k < NR_KINDS; k++)
 			check(cases[i].fn, cases[i].arg, k, cases[i].reads);
+	/* A name that ends on the last byte before a PROT_NONE page is
+	 * whole: read a page at a time, never past its NUL. */
+	{
+		char *two = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		pmc_evid_t id = 0;
+		int ret;
+
+		mprotect(two + 4096, 4096, PROT_NONE);
+		strcpy(two + 4096 - sizeof("task-clock"), "task-clock");
+		ret = pmc_linux_event_id(two + 4096 - sizeof("task-clock"), &id,
+					 NULL, 0);
+		printf("%s pmc_linux_event_id(a name that ends at a PROT_NONE page): %s\n",
+		       !ret && id == PMC_LINUX_EV_TASK_CLOCK ? "ok" : "FAIL",
+		       ret ? strerror(errno) : "read");
+		failures += ret || id != PMC_LINUX_EV_TASK_CLOCK;
+	}
 	return failures;
 }
