@@ -122,6 +122,8 @@ struct pmc_linux_times {
  * live, grandchildren and orphans included.
  */
 #define PMC_LINUX_INFO_INHERITED_VALUE 0x102
+/* argp: struct pmc_linux_times *, of INHERITED_VALUE */
+#define PMC_LINUX_INFO_INHERITED_TIMES 0x104
 /* argp: struct pmc_linux_profile_stats *, of a PROFSTART counter */
 #define PMC_LINUX_INFO_PROFILE_STATS 0x103
 

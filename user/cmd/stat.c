@@ -2,7 +2,10 @@
 /*
  * bpmc stat: counts a command and its descendants like NetBSD's pmc(1)
  * and perf stat, through libpmc: each event on two counters, user and
- * kernel, read as ACCUMULATED_COUNTER_VALUE once the command exited.
+ * kernel, read once the command exited as the kernel's inherited count
+ * less stat's own (PMC_LINUX_INFO_INHERITED_VALUE - COUNTER_VALUE), which
+ * no ring can drop, rather than ACCUMULATED_COUNTER_VALUE's exit records:
+ * 3,000 children at once overflowed the rings and every count read 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +61,8 @@ static const struct cmd_spec stat_spec = {
 };
 
 #define MAX_STAT_EVENTS 16
+/* perf stat's word for a count it has not got: never a 0. */
+#define NOT_COUNTED "<not counted>"
 
 struct stat_args {
 	char events[1024];
@@ -73,6 +78,7 @@ struct stat_event {
 	int ctr[2]; /* user, kernel */
 	uint64_t value[2];
 	struct pmc_linux_times times[2];
+	bool unknown; /* a counter could not be read: no number */
 };
 
 static int parse_option(void *ctx, int key, const char *arg, struct error *err)
@@ -276,6 +282,18 @@ static void print_counts(FILE *out, const struct stat_args *a, char *const *cmd,
 		uint64_t total = clock || !e->split ? u : u + k;
 		const char *unit = clock ? "ns" : "";
 
+		if (e->unknown) {
+			if (a->sep)
+				fprintf(out, "%s%s%s%s%s%s%s%s%s%s\n", e->name,
+					a->sep, e->split ? NOT_COUNTED : "",
+					a->sep, e->split ? NOT_COUNTED : "",
+					a->sep, NOT_COUNTED, a->sep, unit,
+					a->sep);
+			else
+				fprintf(out, "  %s: %s\n", e->name,
+					NOT_COUNTED);
+			continue;
+		}
 		if (!e->split) {
 			if (a->sep)
 				fprintf(out, "%s%s%s%s%" PRIu64 "%s%s%s%.2f\n",
@@ -363,6 +381,34 @@ static int output_close(FILE *f, const char *tmp, const char *path, bool keep)
 	return ret;
 }
 
+static uint64_t less(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * What CMD and its descendants counted: the counter's inherited count
+ * (this thread's, and every task created since it was configured,
+ * exited or alive) less this thread's own, so that stat's fork and
+ * wait are not in it. 0 or an errno.
+ */
+static int read_descendants(int ctr, uint64_t *value,
+			    struct pmc_linux_times *times)
+{
+	struct pmc_linux_times own_times, all_times;
+	uint64_t own, all;
+
+	if (pmc_get_info(ctr, PMC_LINUX_INFO_INHERITED_VALUE, &all) ||
+	    pmc_get_info(ctr, PMC_LINUX_INFO_INHERITED_TIMES, &all_times) ||
+	    pmc_get_info(ctr, PMC_INFO_COUNTER_VALUE, &own) ||
+	    pmc_get_info(ctr, PMC_LINUX_INFO_TIMES, &own_times))
+		return errno;
+	*value = less(all, own);
+	times->enabled_ns = less(all_times.enabled_ns, own_times.enabled_ns);
+	times->running_ns = less(all_times.running_ns, own_times.running_ns);
+	return 0;
+}
+
 /* The command's status as a shell reports it. */
 static int exit_status_of(int status)
 {
@@ -437,6 +483,7 @@ int cmd_stat(int argc, char **argv)
 	int first, ret, nr = 0, nr_ctrs = 0, next = 0, cls = 0, status = 0;
 	uint64_t elapsed = 0;
 	int prof_ctr = -1;
+	bool short_counts = false;
 	FILE *out = stderr;
 	struct rusage ru = { 0 };
 	char tmp[4096];
@@ -487,18 +534,16 @@ int cmd_stat(int argc, char **argv)
 	}
 	for (int i = 0; i < nr; i++)
 		for (int m = 0; m < (evs[i].split ? 2 : 1); m++) {
-			struct stat_event *e = &evs[i];
+			int err = read_descendants(evs[i].ctr[m],
+						   &evs[i].value[m],
+						   &evs[i].times[m]);
 
-			if (pmc_get_info(e->ctr[m],
-					 PMC_INFO_ACCUMULATED_COUNTER_VALUE,
-					 &e->value[m]) ||
-			    pmc_get_info(e->ctr[m],
-					 PMC_LINUX_INFO_ACCUMULATED_TIMES,
-					 &e->times[m]))
-				p_warn("%s: %s: its count is short", e->name,
-				       errno == EOVERFLOW ?
-					       "the kernel dropped exit records" :
-					       strerror(errno));
+			if (err) {
+				p_err("%s: cannot read its count: %s",
+				      evs[i].name, strerror(err));
+				evs[i].unknown = true;
+				short_counts = true;
+			}
 		}
 	print_counts(out, &a, argv + first, argc - first, evs, nr, elapsed,
 		     &ru);
@@ -512,6 +557,9 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* A count not read fails the run: 1, unless CMD's status says so. */
+	if (short_counts && !exit_status_of(status))
+		return 1;
 	return exit_status_of(status);
 fail:
 	if (out != stderr)

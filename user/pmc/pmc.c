@@ -4,69 +4,20 @@
  * states them; pmc_control(3) says where Linux differs.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "names/events.h"
 #include "pmc/evid.h"
 #include "pmc/state.h"
+#include "pmc/uaccess.h"
 
 /* 64 data pages: 2.7 s of samples at 10,000/s before the drain thread
  * must have woken. */
 #define PROFILE_RING_ORDER 6
-
-/* ---- argp: EFAULT, never a crash ---- */
-
-/* Through a pipe: for hosts whose seccomp forbids process_vm_*(2). */
-static int copy_by_pipe(void *dst, const void *src, size_t len)
-{
-	int p[2], ret = 0;
-
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
-		return -errno;
-	if (write(p[1], src, len) != (ssize_t)len ||
-	    read(p[0], dst, len) != (ssize_t)len)
-		ret = errno == EFAULT ? -EFAULT : -EIO;
-	close(p[0]);
-	close(p[1]);
-	return ret;
-}
-
-/*
- * The kernel copies for us, so an address it cannot read or write is
- * EFAULT, as it would be for a system call.
- */
-static int copy_checked(void *dst, const void *src, size_t len, bool out)
-{
-	struct iovec local = { out ? (void *)src : dst, len };
-	struct iovec remote = { out ? dst : (void *)src, len };
-	ssize_t n;
-
-	if (!(out ? dst : src))
-		return -EFAULT;
-	n = out ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0) :
-		  process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-	if (n == (ssize_t)len)
-		return 0;
-	if (n >= 0 || errno == EFAULT)
-		return -EFAULT;
-	return copy_by_pipe(dst, src, len);
-}
-
-static int copy_out(void *uaddr, const void *src, size_t len)
-{
-	return copy_checked(uaddr, src, len, true);
-}
-
-static int copy_in(void *dst, const void *uaddr, size_t len)
-{
-	return copy_checked(dst, uaddr, len, false);
-}
 
 /* ---- helpers ---- */
 
@@ -128,6 +79,9 @@ static int set_enabled(struct slot *s, bool on)
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
 	int ret = ioctl_all(&s->own_fd, 1, req);
 
+	if (!ret)
+		ret = ioctl_all(&s->whole_fd, 1, req);
+
 	return ret ? ret : ioctl_all(s->tree_fd, pmc_host()->nr_cpus, req);
 }
 
@@ -140,8 +94,6 @@ static int configure(struct thread_state *ts, int ctr,
 	struct event ev;
 	int ret;
 
-	if (cfg->flags & ~PMC_LINUX_FLAG_MULTIPLEX)
-		return -EINVAL;
 	if (s->state == SLOT_RUNNING || s->state == SLOT_PROFILING)
 		return -EBUSY;
 	if (evid__event(cfg->event_id, &ev) ||
@@ -256,9 +208,6 @@ static int profstart(struct thread_state *ts, int ctr,
 	struct event ev;
 	int ret;
 
-	if (cfg->flags &
-	    ~(PMC_LINUX_FLAG_MULTIPLEX | PMC_LINUX_FLAG_DESCENDANTS))
-		return -EINVAL;
 	if (s->state != SLOT_FREE)
 		return -EBUSY;
 	if (!cfg->reset_value || cfg->reset_value >> 63)
@@ -331,6 +280,15 @@ int pmc_control(int ctr, int op, void *argp)
 		ret = copy_in(&cfg, argp, sizeof(cfg));
 		if (ret)
 			return fail(ret);
+		/*
+		 * NetBSD's flags are "currently unused": a program written for
+		 * it may leave anything there. Only our extensions' bits mean
+		 * something, DESCENDANTS only to PROFSTART; the rest is ignored.
+		 */
+		cfg.flags &= op == PMC_OP_PROFSTART ?
+				     PMC_LINUX_FLAG_MULTIPLEX |
+					     PMC_LINUX_FLAG_DESCENDANTS :
+				     PMC_LINUX_FLAG_MULTIPLEX;
 		/* The drain thread first: lock order, and see drain__hold(). */
 		ret = drain__hold();
 		if (ret)
@@ -403,13 +361,23 @@ static int counter_info(struct thread_state *ts, int ctr, int op, void *argp)
 		times = (struct pmc_linux_times){ r.enabled, r.running };
 		return copy_out(argp, &times, sizeof(times));
 	case PMC_LINUX_INFO_INHERITED_VALUE:
+	case PMC_LINUX_INFO_INHERITED_TIMES:
 		if (s->state == SLOT_PROFILING)
 			return -ENXIO;
-		ret = slot__read_sum(s->tree_fd, pmc_host()->nr_cpus, &r.value,
-				     &r.enabled, &r.running);
+		if (s->whole_fd >= 0) {
+			ret = read_counter(s->whole_fd, &r);
+		} else {
+			/* Pinned: running all the time it was enabled. */
+			ret = slot__read_sum(s->tree_fd, pmc_host()->nr_cpus,
+					     &r.value, &r.enabled, &r.running);
+			r.enabled = r.running;
+		}
 		if (ret)
 			return ret;
-		return copy_out(argp, &r.value, sizeof(r.value));
+		if (op == PMC_LINUX_INFO_INHERITED_VALUE)
+			return copy_out(argp, &r.value, sizeof(r.value));
+		times = (struct pmc_linux_times){ r.enabled, r.running };
+		return copy_out(argp, &times, sizeof(times));
 	default: /* the accumulated value and times */
 		if (s->state == SLOT_PROFILING)
 			return -ENXIO;
@@ -453,6 +421,7 @@ int pmc_get_info(int ctr, int op, void *argp)
 	case PMC_LINUX_INFO_TIMES:
 	case PMC_LINUX_INFO_ACCUMULATED_TIMES:
 	case PMC_LINUX_INFO_INHERITED_VALUE:
+	case PMC_LINUX_INFO_INHERITED_TIMES:
 	case PMC_LINUX_INFO_PROFILE_STATS:
 		break;
 	default:

@@ -130,7 +130,9 @@ static void slot_close(struct slot *s)
 
 	if (s->own_fd >= 0)
 		close(s->own_fd);
-	s->own_fd = -1;
+	if (s->whole_fd >= 0)
+		close(s->whole_fd);
+	s->own_fd = s->whole_fd = -1;
 	close_all(s->tree_fd, n);
 	close_watched(s->prof_fd, n);
 	unmap_all(s->prof_ring, n);
@@ -199,7 +201,7 @@ static struct thread_state *state_alloc(void)
 		at += n * sizeof(int);
 		s->prof_fd = (int *)at;
 		at += n * sizeof(int);
-		s->own_fd = -1;
+		s->own_fd = s->whole_fd = -1;
 		for (size_t c = 0; c < n; c++)
 			s->tree_fd[c] = s->prof_fd[c] = -1;
 	}
@@ -818,7 +820,8 @@ static int rings_open(struct thread_state *ts)
 
 /*
  * Opens s's counters from s->attr, enabled if s is running: the own fd
- * counts this thread; on each CPU with a ring, a tree fd counts it and
+ * counts this thread; a multiplexed counter's whole fd counts it and
+ * everything it creates, on any CPU; on each CPU with a ring, a tree fd counts it and
  * everything it creates from now on, and reports each exiting task's
  * own count into that CPU's ring.
  */
@@ -837,6 +840,13 @@ static int reopen_slot(struct thread_state *ts, struct slot *s)
 		return ret;
 	s->own_fd = ret;
 	tree = s->attr;
+	tree.inherit = 1;
+	if (!s->attr.pinned) {
+		ret = perf_open_self(&tree, -1);
+		if (ret < 0)
+			goto fail;
+		s->whole_fd = ret;
+	}
 	tree.inherit = 1;
 	tree.inherit_stat = 1;
 	tree.read_format |= PERF_FORMAT_ID;

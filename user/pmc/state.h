@@ -33,6 +33,13 @@ struct slot {
 	struct perf_event_attr attr; /* as the own fd was opened */
 	int own_fd; /* this thread alone: COUNTER_VALUE */
 	/*
+	 * A multiplexed counter's inherited count on any CPU, -1 for a
+	 * pinned one: INHERITED_VALUE and _TIMES. The tree fds' counts add
+	 * up, but their enabled times take in time the task ran on other
+	 * CPUs (+20 % and more, measured), so they cannot scale a count.
+	 */
+	int whole_fd;
+	/*
 	 * Inherited, with each exiting task's count reported: ACCUMULATED.
 	 * One per CPU, [cpu] or -1: the kernel maps no ring of an inherited
 	 * counter that follows a task across CPUs.
