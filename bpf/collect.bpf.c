@@ -229,8 +229,8 @@ static __always_inline void moves_note(struct task_struct *task,
  * a switch would, exactly (a split by run time is right for clocks
  * only). Its key is the slot's, if one still holds it (the epoch has not
  * moved yet), else made from the css_set it switched in with, or last
- * moved itself to. False where that is not known (a move by another CPU
- * earlier in this stay, or -G without a slot): the move is then noted
+ * moved itself to, as is -G's test of it. False where that is not known
+ * (a move by another CPU earlier in this stay): the move is then noted
  * for move_split, as one by another CPU.
  */
 static __noinline bool move_self(void)
@@ -274,8 +274,7 @@ static __noinline bool move_self(void)
 		}
 	}
 	if (!share) {
-		/* -G: whether the old cgroup is kept is not known here. */
-		share = filter_nr ? NULL : bpf_map_lookup_elem(&scratch, &zero);
+		share = bpf_map_lookup_elem(&scratch, &zero);
 		if (!share)
 			return false;
 		__builtin_memset(share, 0, sizeof(*share));
@@ -283,7 +282,10 @@ static __noinline bool move_self(void)
 	}
 	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
 		credit_read(share, st, cpu, ev, 0);
-	if (!in_slot)
+	/* -G: read all the same, so that the new key starts here. */
+	if (!in_slot &&
+	    !(filter_nr &&
+	      cset_filtered_out((struct css_set *)st->running_cset)))
 		key_add(g, &old, share);
 	/* Read here, not at a switch: the next switch reads the clock
 	 * events again, in step with rq->clock. */
