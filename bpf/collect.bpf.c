@@ -54,7 +54,7 @@ static __always_inline int overflow(struct bpf_perf_event_data *ctx,
 			continue;
 		st = bpf_map_lookup_elem(&cpus, &cpu);
 		if (st)
-			credit_read(slot, st, cpu, m, 0);
+			credit_read(&slot->value, st, cpu, m, 0);
 	}
 	return 0;
 }
@@ -135,9 +135,9 @@ int flush(void *ctx)
 		if (!slot)
 			continue;
 		if (no_mux)
-			credit_to(slot, st, ev, now.counter);
+			credit_to(&slot->value, st, ev, now.counter);
 		else
-			credit_value(slot, st, ev, &now);
+			credit_value(&slot->value, st, ev, &now);
 	}
 	if (exact) {
 		st->cut_ok = ok;
@@ -185,7 +185,7 @@ int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
  * on a CPU has counts pending, and a process may have any number.
  */
 static __always_inline void moves_note(struct task_struct *task,
-				       bool threadgroup)
+				       bool threadgroup, __u32 done_cpu)
 {
 	struct bpmc_move m = {};
 	struct task_struct *t;
@@ -198,6 +198,8 @@ static __always_inline void moves_note(struct task_struct *task,
 	for (__u32 i = 0; i < BPMC_MAX_CPUS && i < nr_cpus; i++) {
 		__u32 cpu = i;
 
+		if (cpu == done_cpu)
+			continue;
 		st = bpf_map_lookup_elem(&cpus, &cpu);
 		if (!st || !st->running_task)
 			continue;
@@ -219,15 +221,99 @@ static __always_inline void moves_note(struct task_struct *task,
 	}
 }
 
+/*
+ * Exact mode: the current task has just moved itself (`echo $$ >
+ * cgroup.procs`; or a thread wrote its own process), so this CPU's
+ * counters, read here, hold what it made before the move and nothing
+ * after: credit their gain since the last credit to the key it had, as
+ * a switch would, exactly (a split by run time is right for clocks
+ * only). Its key is the slot's, if one still holds it (the epoch has not
+ * moved yet), else made from the css_set it switched in with, or last
+ * moved itself to, as is -G's test of it. False where that is not known
+ * (a move by another CPU earlier in this stay): the move is then noted
+ * for move_split, as one by another CPU.
+ */
+static __noinline bool move_self(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0, w;
+	__u32 g = control.cpu_gen[cpu & (BPMC_MAX_CPUS - 1)] & BPMC_CPU_GEN;
+	__u32 idx = (cpu * BPMC_GENERATIONS + g) * BPMC_SLOT_WAYS;
+	__u32 epoch = *(volatile __u32 *)&control.cgroup_epoch;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+	struct bpmc_cpu *st = bpf_map_lookup_elem(&cpus, &cpu);
+	struct bpmc_value *share = NULL;
+	struct bpmc_slot *slot;
+	struct bpmc_move *m;
+	bool in_slot = false;
+	struct bpmc_key old;
+	__u32 tid = pid_tgid;
+
+	if (!st || cpu_off(cpu) || st->running_task != (__u64)cur)
+		return false;
+	m = bpf_map_lookup_elem(&moves, &tid);
+	if (m) {
+		if (m->cpu == cpu && m->running_sum == st->running_sum)
+			return false;
+		bpf_map_delete_elem(&moves, &tid); /* an earlier stay's */
+	}
+	current_key(&old, pid_tgid);
+	old.cgroup_id = cset_cgroup_id((struct css_set *)st->running_cset);
+	if (!old.cgroup_id)
+		return false;
+	if (old.cgroup_id == cset_cgroup_id(BPF_CORE_READ(cur, cgroups)))
+		goto moved; /* another hierarchy's move */
+	for (w = 0; w < BPMC_SLOT_WAYS; w++, idx++) {
+		slot = bpf_map_lookup_elem(&slots, &idx);
+		if (slot && slot->pid_tgid == pid_tgid &&
+		    slot->epoch == epoch &&
+		    slot->key.cgroup_id == old.cgroup_id) {
+			share = &slot->value;
+			in_slot = true;
+			break;
+		}
+	}
+	if (!share) {
+		share = bpf_map_lookup_elem(&scratch, &zero);
+		if (!share)
+			return false;
+		__builtin_memset(share, 0, sizeof(*share));
+		key_comm(share->comm, &old);
+	}
+	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++)
+		credit_read(share, st, cpu, ev, 0);
+	/* -G: read all the same, so that the new key starts here. */
+	if (!in_slot &&
+	    !(filter_nr &&
+	      cset_filtered_out((struct css_set *)st->running_cset)))
+		key_add(g, &old, share);
+	/* Read here, not at a switch: the next switch reads the clock
+	 * events again, in step with rq->clock. */
+	st->clock_ok = 0;
+moved:
+	/* What it runs from now on is the new key's, from here. */
+	st->running_cset = (__u64)BPF_CORE_READ(cur, cgroups);
+	st->running_sum = BPF_CORE_READ(cur, se.sum_exec_runtime);
+	return true;
+}
+
 /* A task changed cgroup: every slot's cached identity is now suspect. */
 SEC("tp_btf/cgroup_attach_task")
 int BPF_PROG(on_cgroup_attach, struct cgroup *dst_cgrp, const char *path,
 	     struct task_struct *task, bool threadgroup)
 {
-	/* Before the epoch moves: a switch that sees the new epoch finds
-	 * the note. */
-	if (exact)
-		moves_note(task, threadgroup);
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 done_cpu = (__u32)-1;
+
+	/* Before the epoch moves: the slot of the old key still matches,
+	 * and a switch that sees the new epoch finds the notes. */
+	if (exact) {
+		if ((threadgroup ? (__u32)task->tgid == pid_tgid >> 32 :
+				   (__u32)task->pid == (__u32)pid_tgid) &&
+		    move_self())
+			done_cpu = bpf_get_smp_processor_id();
+		moves_note(task, threadgroup, done_cpu);
+	}
 	__sync_fetch_and_add(&control.cgroup_epoch, 1);
 	return 0;
 }

@@ -181,11 +181,11 @@ static __always_inline struct bpmc_slot *current_slot(__u32 cpu, __u64 pid_tgid)
  * ahead, and the counter stopped before it came) credits nothing and
  * keeps the mark, which the counter's next gains make good.
  */
-static __always_inline void credit_to(struct bpmc_slot *slot,
-				      struct bpmc_cpu *st, __u32 ev, __u64 now)
+static __always_inline void credit_to(struct bpmc_value *v, struct bpmc_cpu *st,
+				      __u32 ev, __u64 now)
 {
 	struct bpmc_reading *last = &st->last[ev];
-	struct bpmc_counts *c = &slot->value.ev[ev];
+	struct bpmc_counts *c = &v->ev[ev];
 
 	c->samples += 1;
 	if ((__s64)(now - last->counter) <= 0)
@@ -195,12 +195,12 @@ static __always_inline void credit_to(struct bpmc_slot *slot,
 }
 
 /* Credits counter ev's change from its last reading on this CPU to now. */
-static __always_inline void credit_value(struct bpmc_slot *slot,
+static __always_inline void credit_value(struct bpmc_value *v,
 					 struct bpmc_cpu *st, __u32 ev,
 					 const struct bpf_perf_event_value *now)
 {
 	struct bpmc_reading *last = &st->last[ev];
-	struct bpmc_counts *c = &slot->value.ev[ev];
+	struct bpmc_counts *c = &v->ev[ev];
 
 	c->count += now->counter - last->counter;
 	c->enabled += now->enabled - last->enabled;
@@ -216,7 +216,7 @@ static __always_inline void credit_value(struct bpmc_slot *slot,
  * plus_one: the context switch under way, which the counter takes
  * right after.
  */
-static __always_inline void credit_read(struct bpmc_slot *slot,
+static __always_inline void credit_read(struct bpmc_value *v,
 					struct bpmc_cpu *st, __u32 cpu,
 					__u32 ev, __u32 plus_one)
 {
@@ -232,7 +232,7 @@ static __always_inline void credit_read(struct bpmc_slot *slot,
 			drop_add(BPMC_DROP_READ, 1);
 			return;
 		}
-		credit_to(slot, st, ev, count + plus_one);
+		credit_to(v, st, ev, count + plus_one);
 		return;
 	}
 	if (bpf_perf_event_read_value(&counters, ev * nr_cpus + cpu, &now,
@@ -240,7 +240,7 @@ static __always_inline void credit_read(struct bpmc_slot *slot,
 		drop_add(BPMC_DROP_READ, 1);
 		return;
 	}
-	credit_value(slot, st, ev, &now);
+	credit_value(v, st, ev, &now);
 }
 
 #endif

@@ -157,6 +157,54 @@ static __always_inline bool filtered_out(void)
 	return filter_nr > 0;
 }
 
+/* Before Linux 6.2, struct cgroup kept its ancestors' ids. */
+struct cgroup___ids {
+	__u64 ancestor_ids[0];
+} __attribute__((preserve_access_index));
+
+/*
+ * The id of cg's ancestor at level (cg's level or above), each way in a
+ * function of its own, called only where the kernel has its field: the
+ * other's relocation, which libbpf poisons, is then never reached.
+ */
+static __noinline __u64 ancestor_id_ptrs(struct cgroup *cg, __u32 level)
+{
+	struct cgroup *a = NULL;
+
+	bpf_core_read(&a, sizeof(a), &cg->ancestors[level & 255]);
+	return a ? BPF_CORE_READ(a, kn, id) : 0;
+}
+
+static __noinline __u64 ancestor_id_ids(struct cgroup *cg, __u32 level)
+{
+	__u64 id = 0;
+
+	bpf_core_read(&id, sizeof(id),
+		      &((struct cgroup___ids *)cg)->ancestor_ids[level & 255]);
+	return id;
+}
+
+/* -G: is a task in cset (probe-read) outside every subtree? The same
+ * test as filtered_out(), on a css_set the task may have left. */
+static __always_inline bool cset_filtered_out(struct css_set *cset)
+{
+	struct cgroup *cg = BPF_CORE_READ(cset, dfl_cgrp);
+	int level = BPF_CORE_READ(cg, level);
+	__u64 id;
+
+	for (__u32 i = 0; i < BPMC_MAX_FILTERS && i < filter_nr; i++) {
+		if (filter_level[i] > level)
+			continue;
+		if (bpf_core_field_exists(cg->ancestors))
+			id = ancestor_id_ptrs(cg, filter_level[i]);
+		else
+			id = ancestor_id_ids(cg, filter_level[i]);
+		if (id == filter_id[i])
+			return false;
+	}
+	return filter_nr > 0;
+}
+
 /* The current task's key, at the finest scope requested. */
 static __always_inline void current_key(struct bpmc_key *key, __u64 pid_tgid)
 {

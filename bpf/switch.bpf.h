@@ -107,17 +107,17 @@ static __always_inline void switch_credit(struct bpmc_slot *slot,
 #pragma unroll
 	for (__u32 ev = 0; ev < BPMC_MAX_EVENTS && ev < nr_events; ev++) {
 		if (!loads || ev_how[ev] == BPMC_HOW_READ) {
-			credit_read(slot, st, cpu, ev, ev_switch[ev]);
+			credit_read(&slot->value, st, cpu, ev, ev_switch[ev]);
 			continue;
 		}
 		e = counter_event(st, cpu, ev);
 		if (!e) {
-			credit_read(slot, st, cpu, ev, ev_switch[ev]);
+			credit_read(&slot->value, st, cpu, ev, ev_switch[ev]);
 			continue;
 		}
 		on = e->state == active;
 		if (ev_how[ev] == BPMC_HOW_COUNT) {
-			credit_to(slot, st, ev,
+			credit_to(&slot->value, st, ev,
 				  e->count.a.a.counter + (on && ev_switch[ev]));
 			continue;
 		}
@@ -127,7 +127,7 @@ static __always_inline void switch_credit(struct bpmc_slot *slot,
 			c->samples += 1;
 			st->last[ev].counter += d;
 		} else {
-			credit_read(slot, st, cpu, ev, 0);
+			credit_read(&slot->value, st, cpu, ev, 0);
 		}
 		if (on)
 			ok |= 1u << ev;

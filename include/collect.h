@@ -110,13 +110,15 @@ enum bpmc_how {
 /* Per-CPU state, one line-aligned entry per CPU in a plain array. */
 struct bpmc_cpu {
 	/* Exact mode: the task that switched in last (a kernel address,
-	 * only ever probe-read) and its sum_exec_runtime then, so that a
-	 * cgroup move can split the running task's pending counts. In the
-	 * first line, which the switch program writes anyway. */
+	 * only ever probe-read) and its sum_exec_runtime then (or when it
+	 * last moved itself), so that a cgroup move can split the running
+	 * task's pending counts. In the first line, which the switch
+	 * program writes anyway. */
 	__u64 running_task;
 	__u64 running_sum;
-	/* And its css_set then (only probe-read, by the cgroup-attach hook,
-	 * for the cgroup it moves from) and the cgroup epoch then: a
+	/* And its css_set then, or since it last moved itself (only
+	 * probe-read, by the cgroup-attach hook, for the cgroup it moves
+	 * from), and the cgroup epoch when it switched in: a
 	 * switch or flush that sees another has a move to look for. */
 	__u64 running_cset;
 	/* Exact mode, BPMC_HOW_CLOCK: rq->clock at the last switch, up to

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pagetouch N: faults in N fresh anonymous pages (no huge pages, so one
- * fault per page), then exits.
+ * pagetouch N [FILE CMD [ARG...]]: faults in N fresh anonymous pages (no
+ * huge pages, so one fault per page), then exits; or, given FILE, writes
+ * its own pid to FILE (a cgroup.procs: it moves itself, as `echo $$ >
+ * cgroup.procs` does) and execs CMD, with no context switch of its own
+ * in between.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +13,13 @@
 
 int main(int argc, char **argv)
 {
-	long n = argc == 2 ? atol(argv[1]) : 0;
+	long n = argc >= 2 ? atol(argv[1]) : 0;
 	long page = sysconf(_SC_PAGESIZE);
+	FILE *f;
 	char *p;
 
-	if (n <= 0) {
-		fprintf(stderr, "usage: pagetouch N\n");
+	if (n <= 0 || argc == 3) {
+		fprintf(stderr, "usage: pagetouch N [FILE CMD [ARG...]]\n");
 		return 2;
 	}
 	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
@@ -27,5 +31,14 @@ int main(int argc, char **argv)
 	madvise(p, n * page, MADV_NOHUGEPAGE);
 	for (long i = 0; i < n; i++)
 		p[i * page] = 1;
-	return 0;
+	if (argc == 2)
+		return 0;
+	f = fopen(argv[2], "w");
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f)) {
+		perror(argv[2]);
+		return 1;
+	}
+	execvp(argv[3], argv + 3);
+	perror(argv[3]);
+	return 1;
 }
