@@ -55,6 +55,7 @@ int record_outputs__open(struct record_outputs *o,
 	int ret;
 
 	o->listen_fd = o->textfile_lock = -1;
+	o->textfile_dir = env->textfile;
 	o->rows = &o->csv;
 	o->csv.notice = on_notice;
 	ret = csv_sink__new(&o->csv, &cfg);
@@ -83,9 +84,7 @@ int record_outputs__open(struct record_outputs *o,
 	}
 	return 0;
 refused:
-	if (o->textfile_lock >= 0)
-		close(o->textfile_lock);
-	o->textfile_lock = -1;
+	textfile__unlock(env->textfile, &o->textfile_lock);
 	o->csv.ops->close(&o->csv);
 	return EXIT_USAGE;
 }
@@ -201,8 +200,6 @@ bool record_outputs__close(struct record_outputs *o)
 	prom_latest__free(o->latest);
 	o->latest = NULL;
 	/* Once bpmc.prom is removed: the next run may write it. */
-	if (o->textfile_lock >= 0)
-		close(o->textfile_lock);
-	o->textfile_lock = -1;
+	textfile__unlock(o->textfile_dir, &o->textfile_lock);
 	return ok;
 }

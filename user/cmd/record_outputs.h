@@ -27,6 +27,7 @@ struct record_outputs {
 	struct prom_http *http;
 	int listen_fd; /* bound at open, the server's once it serves */
 	int textfile_lock; /* held for the run with --textfile, or -1 */
+	const char *textfile_dir; /* --textfile's, where the lock lives */
 	const char *events[PROM_MAX_EVENTS];
 };
 

@@ -367,7 +367,8 @@ static int counter_info(struct thread_state *ts, int ctr, int op, void *argp)
 		if (s->whole_fd >= 0) {
 			ret = read_counter(s->whole_fd, &r);
 		} else {
-			/* Pinned: running all the time it was enabled. */
+			/* Pinned or a breakpoint (reopen_slot): running all
+			 * the time it was enabled. */
 			ret = slot__read_sum(s->tree_fd, pmc_host()->nr_cpus,
 					     &r.value, &r.enabled, &r.running);
 			r.enabled = r.running;

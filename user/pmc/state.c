@@ -841,7 +841,12 @@ static int reopen_slot(struct thread_state *ts, struct slot *s)
 	s->own_fd = ret;
 	tree = s->attr;
 	tree.inherit = 1;
-	if (!s->attr.pinned) {
+	/* No whole fd where it would never be multiplexed: a pinned
+	 * counter, or a breakpoint, which holds its debug register from
+	 * creation (x86 has 4 a CPU: with the whole fds, a user/kernel split
+	 * of one breakpoint wanted 5 and got ENOSPC). The tree fds' sum is
+	 * its count then. */
+	if (!s->attr.pinned && s->attr.type != PERF_TYPE_BREAKPOINT) {
 		ret = perf_open_self(&tree, -1);
 		if (ret < 0)
 			goto fail;

@@ -29,6 +29,16 @@ int textfile__check_dir(const char *dir, struct error *err)
 	return 0;
 }
 
+/* PATH still names the file FD has open (textfile__unlock removes it). */
+static bool lock_file_is_current(const char *path, int fd)
+{
+	struct stat at_path, open_file;
+
+	return !stat(path, &at_path) && !fstat(fd, &open_file) &&
+	       at_path.st_dev == open_file.st_dev &&
+	       at_path.st_ino == open_file.st_ino;
+}
+
 int textfile__lock(const char *dir, int *fd, struct error *err)
 {
 	char path[4096], pid[32] = "";
@@ -40,6 +50,7 @@ int textfile__lock(const char *dir, int *fd, struct error *err)
 	    sizeof(path))
 		return error__set(err, ENAMETOOLONG,
 				  "'--textfile %.256s...' is too long", dir);
+again:
 	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (*fd < 0)
 		return error__set(err, errno, "cannot create '%s': %s", path,
@@ -61,11 +72,33 @@ int textfile__lock(const char *dir, int *fd, struct error *err)
 			"bpmc.prom there, and each would replace and remove the other's",
 			dir, *pid ? pid : "?");
 	}
+	if (!lock_file_is_current(path, *fd)) {
+		/* Its holder removed it as it stopped, after we opened it:
+		 * a lock on that file would exclude nobody. */
+		close(*fd);
+		goto again;
+	}
 	len = snprintf(pid, sizeof(pid), "%d\n", getpid());
 	/* The lock is what counts: the pid only names its holder. */
 	n = ftruncate(*fd, 0) ? -1 : pwrite(*fd, pid, len, 0);
 	(void)n;
 	return 0;
+}
+
+void textfile__unlock(const char *dir, int *fd)
+{
+	char path[4096];
+
+	if (*fd < 0)
+		return;
+	/* Removed while still held, so that nobody who opens it later
+	 * finds a file that is current and unheld (textfile__lock
+	 * checks it is current once locked). */
+	if ((size_t)snprintf(path, sizeof(path), "%s/" TEXTFILE_LOCK, dir) <
+	    sizeof(path))
+		unlink(path);
+	close(*fd);
+	*fd = -1;
 }
 
 int textfile__write(const char *dir, const char *name, const char *data,

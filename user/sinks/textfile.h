@@ -17,12 +17,14 @@
 /* DIR is a directory this process may create files in. */
 int textfile__check_dir(const char *dir, struct error *err);
 /*
- * Takes DIR/.bpmc.prom.lock for the run (closing *fd lets it go): a
+ * Takes DIR/.bpmc.prom.lock for the run (textfile__unlock lets it go): a
  * second bpmc on the same DIR would overwrite bpmc.prom, and the first to
  * stop would remove it. EBUSY, naming the holder's pid, if one holds it.
  */
 #define TEXTFILE_LOCK ".bpmc.prom.lock"
 int textfile__lock(const char *dir, int *fd, struct error *err);
+/* Lets the lock go and removes its file: a stopped bpmc leaves nothing. */
+void textfile__unlock(const char *dir, int *fd);
 /* Replaces DIR/NAME with data, mode 0644 (the collector runs as another
  * user). On failure DIR/NAME is as it was, and no temporary is left. */
 int textfile__write(const char *dir, const char *name, const char *data,
