@@ -606,6 +606,39 @@ out:
 }
 
 /*
+ * Files of one second: each takes a higher "-N" than the last, never
+ * the lower one retention freed (found under load: the fifth file took
+ * the name --keep 3 had just deleted, sorted as the oldest, and was
+ * deleted at the next rotation with its intervals).
+ */
+static void test_retention_same_second(void)
+{
+	static const char *const kept[] = {
+		"k-node1-20261130T071420Z-2.csv",
+		"k-node1-20261130T071420Z-3.csv",
+		"k-node1-20261130T071420Z-4.csv",
+	};
+	struct publish_opts o;
+	struct publisher *p;
+	struct error err = {};
+
+	if (!setup())
+		return;
+	o = opts("k-%h-%Y%m%dT%H%M%SZ.csv");
+	o.keep = 3;
+	if (!ASSERT_OK(publisher__new(&p, &o, T0, &err), err.msg))
+		goto out;
+	for (int i = 0; i < 5; i++)
+		publish_one(p, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++)
+		ASSERT_TRUE(exists(kept[i]), kept[i]);
+	ASSERT_EQ(nr_files(), 3, "three files kept: the last three made");
+	publisher__free(p);
+out:
+	teardown();
+}
+
+/*
  * A conversion matches only what it can produce, and "-N" only as bpmc
  * writes it: --keep 1 leaves every other name alone.
  */
@@ -800,6 +833,7 @@ static const struct subtest tests[] = {
 	{ "rotation_due", test_rotation_due },
 	{ "retention", test_retention },
 	{ "retention_order", test_retention_order },
+	{ "retention_same_second", test_retention_same_second },
 	{ "retention_lookalikes", test_retention_lookalikes },
 	{ "template_refused", test_template_refused },
 	{ "one_run", test_one_run },

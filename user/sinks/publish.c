@@ -178,14 +178,23 @@ static int write_frame(struct publisher *p, const char *data, size_t len)
 int publisher__open(struct publisher *p, uint64_t start_ns, const char *header,
 		    size_t len, struct error *err)
 {
+	char unsuffixed[NAME_LEN];
+	unsigned seq = 0;
 	struct stat st;
-	int ret = -EEXIST;
+	int ret;
 
 	if (p->fd >= 0)
 		return error__set(err, EBUSY, "a file is open already");
+	ret = publish_make_name(p, start_ns, 0, unsuffixed, sizeof(unsuffixed));
+	if (ret)
+		return error__set(err, ret,
+				  "cannot name a file for '%s/%s': %s", p->dir,
+				  p->base, strerror(-ret));
+	if (p->files_made && !strcmp(unsuffixed, p->last_unsuffixed))
+		seq = p->last_seq + 1;
 	/* A name taken (a file of the same second, a planted link) gets
 	 * the next free "-N": nothing is replaced or followed. */
-	for (unsigned seq = 0; seq < 1000 && ret == -EEXIST; seq++) {
+	for (ret = -EEXIST; seq < 1000 && ret == -EEXIST; seq++) {
 		ret = publish_make_name(p, start_ns, seq, p->name,
 					sizeof(p->name));
 		if (ret)
@@ -205,6 +214,8 @@ int publisher__open(struct publisher *p, uint64_t start_ns, const char *header,
 	if (ret)
 		return error__set(err, ret, "cannot create '%s/%s': %s", p->dir,
 				  p->partial, strerror(-ret));
+	memcpy(p->last_unsuffixed, unsuffixed, sizeof(unsuffixed));
+	p->last_seq = seq - 1;
 	/* Held while it is written: the repair leaves it alone. */
 	flock(p->fd, LOCK_EX | LOCK_NB);
 	p->size = p->frames = 0;

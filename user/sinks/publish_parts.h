@@ -39,6 +39,11 @@ struct publisher {
 	bool rotation_requested;
 	/* The last file published: retention never takes it. */
 	char last_published[NAME_LEN];
+	/* The last file's name without "-N", and its N: a later file of
+	 * the same second takes a higher N, never a lower one retention
+	 * freed (it would sort as the oldest and be deleted next). */
+	char last_unsuffixed[NAME_LEN];
+	unsigned last_seq;
 	/* The open file. */
 	int fd; /* -1: none */
 	char name[NAME_LEN]; /* its final name */
