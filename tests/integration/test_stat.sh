@@ -46,7 +46,12 @@ read -r SELF_CLOCK SELF_FAULTS SELF_SPREAD <<< "$(self_cost)"
 # With sanitizers bpmc's own cost moves between runs by more than its
 # spread over five (LeakSanitizer's scan at exit: 23 ms measured with
 # `true`, 6.5 ms less beside a real command, in a full sanitized run).
-[ "${SANITIZE:-}" = 1 ] && SELF_SPREAD=$((4 * SELF_SPREAD))
+# Its run beside CMD also costs more than beside `true` (the rings'
+# records of CMD's tasks, drained by instrumented code): -10 to +6 ms
+# measured in sanitized runs. The plain suite holds the 1 %; here the
+# bound is 5 %: the sanitized run is for what the sanitizers find.
+CLOCK_PCT=1
+[ "${SANITIZE:-}" = 1 ] && SELF_SPREAD=$((4 * SELF_SPREAD)) CLOCK_PCT=5
 echo "  bpmc stat's own cost, perf stat -- bpmc stat -- true: $SELF_CLOCK ns (interquartile spread $SELF_SPREAD ns), $SELF_FAULTS page-faults"
 
 compare() {
@@ -59,8 +64,8 @@ compare() {
 	pu=$(($(perf_field "$TMP/p" page-faults:u) + $(perf_field "$TMP/p" page-faults:k) - SELF_FAULTS))
 	echo "  $label: task-clock bpmc $b ns, perf $p ns (less bpmc's own); page-faults bpmc $((bu + bk)), perf $pu (less bpmc's own)"
 	# 1 %, plus what bpmc's own cost varies by.
-	awk -v a="$b" -v b="$p" -v s="$SELF_SPREAD" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b / 100 + s) }' ||
-		fail "$label: task-clock $b vs perf's $p (over 1 % + $SELF_SPREAD ns)"
+	awk -v a="$b" -v b="$p" -v s="$SELF_SPREAD" -v pct="$CLOCK_PCT" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * pct / 100 + s) }' ||
+		fail "$label: task-clock $b vs perf's $p (over $CLOCK_PCT % + $SELF_SPREAD ns)"
 	if [ "${3:-}" = faults ]; then
 		within "$((bu + bk))" "$pu" 0.5 || fail "$label: page-faults $((bu + bk)) vs perf's $pu (over 0.5 %)"
 	fi
