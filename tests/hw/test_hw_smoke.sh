@@ -16,7 +16,8 @@ need_root
 N=10000000
 probe=$(perf stat -x, -e cycles:u,instructions:u -- true 2>&1 >/dev/null)
 if [ $? -ne 0 ] || echo "$probe" | grep -qE '<not (supported|counted)>'; then
-	skip "perf cannot count hardware cycles:u and instructions:u here: $(echo "$probe" | grep -v '^$' | tail -1)"
+	why=$(echo "$probe" | sed -n 's/^<\(not [a-z]*\)>,[^,]*,\([^,]*\),.*/\2 \1/p' | paste -sd, -)
+	skip "no hardware PMU here: perf stat says ${why:-$(echo "$probe" | grep -v '^$' | tail -1)}"
 fi
 
 # perf stat -x,: value,unit,event,...
