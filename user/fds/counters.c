@@ -225,9 +225,12 @@ const char *counters__open_reason(const struct event *ev,
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
-		return event__is_hardware(ev) ?
-			       "no hardware PMU on this host (a VM without vPMU?)" :
-			       "this kernel does not support the event";
+		if (!event__is_hardware(ev))
+			return "this kernel does not support the event";
+		/* A PMU that lacks the event (QEMU's counts no branches). */
+		return counters__hw_counters(1) ?
+			       "this host's PMU does not implement it" :
+			       "no hardware PMU on this host (a VM without vPMU?)";
 	case EOPNOTSUPP:
 		return "not supported by its PMU";
 	case EACCES:
