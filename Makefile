@@ -1,3 +1,23 @@
+# ARCH=arm64 on another host (`make ARCH=arm64`) cross-builds for arm64
+# into build-arm64/ with $(CROSS_COMPILE)gcc (aarch64-linux-gnu-,
+# Debian's gcc-aarch64-linux-gnu) against SYSROOT: by default
+# build/vm/root/, Debian 12's arm64 packages with their -dev, which
+# scripts/arm64-root fetches and unpacks (no network once there); the BPF
+# objects for __TARGET_ARCH_arm64 against vmlinux/arm64/vmlinux.h. Its
+# default goal adds the test helpers and tests/pmc's programs
+# (build-arm64/pmc/), what scripts/vm-run's guest runs.
+HOST_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
+ARCH := $(HOST_ARCH)
+CROSS :=
+ifneq ($(ARCH),$(HOST_ARCH))
+ifneq ($(ARCH),arm64)
+$(error ARCH=$(ARCH): only arm64 is cross-built (ARCH=arm64))
+endif
+ifneq ($(FUZZ)$(SANITIZE),)
+$(error ARCH=arm64 builds neither FUZZ=1 nor SANITIZE=1)
+endif
+CROSS := 1
+endif
 # bpmc: build, run, test, bench. See README.md and docs/architecture.md.
 #
 # SANITIZE=1 builds everything of user space (objects, unit tests,
@@ -26,6 +46,14 @@ BPMC_BIN := $(OUTPUT)/bpmc
 CC = $(CLANG)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=undefined
+else ifeq ($(CROSS),1)
+OUTPUT := build-$(ARCH)
+BPMC_BIN := $(OUTPUT)/bpmc
+CROSS_COMPILE ?= aarch64-linux-gnu-
+CC = $(CROSS_COMPILE)gcc
+AR = $(CROSS_COMPILE)ar
+OBJCOPY = $(CROSS_COMPILE)objcopy
+SAN_FLAGS :=
 else
 OUTPUT := build
 BPMC_BIN := bpmc
@@ -36,7 +64,6 @@ LLVM_STRIP ?= llvm-strip
 OBJCOPY ?= objcopy
 BPFTOOL ?= bpftool
 CC ?= cc
-ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
 
 # CFLAGS, CPPFLAGS and LDFLAGS are the user's (`make CFLAGS=-O0
 # CPPFLAGS=-DX LDFLAGS=-Wl,-z,now`): ours are added to theirs (override),
@@ -243,7 +270,7 @@ define stage_archive
 $(call stage_ar,$(1)): $(filter $(OUTPUT)/user/$(1)/%.o,$(USER_OBJS))
 	$$(call msg,AR,$$@)
 	$(Q)rm -f $$@
-	$(Q)ar rcs $$@ $$^
+	$(Q)$(AR) rcs $$@ $$^
 endef
 $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
@@ -278,7 +305,7 @@ $(OUTPUT)/libpmc.a: $(PMC_PIC_OBJS) $(OUTPUT)/pic/objects $(PMC_KEEP)
 	$(Q)rm -f $@ $(OUTPUT)/pic/libpmc.o
 	$(Q)$(CC) -r -nostdlib -o $(OUTPUT)/pic/libpmc.o $(PMC_PIC_OBJS)
 	$(Q)$(OBJCOPY) --wildcard --keep-global-symbols=$(PMC_KEEP) $(OUTPUT)/pic/libpmc.o
-	$(Q)ar rcs $@ $(OUTPUT)/pic/libpmc.o
+	$(Q)$(AR) rcs $@ $(OUTPUT)/pic/libpmc.o
 
 $(PMC_SO): $(PMC_PIC_OBJS) $(PMC_MAP) $(OUTPUT)/pic/objects
 	$(call msg,LINK-SO,$@)
@@ -322,6 +349,33 @@ $(OUTPUT)/tests/%: tests/helpers/%.c $$(call stage_archives,$$(STAGE_helper_$$*)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@ -Wl,--start-group \
 		$(call stage_archives,$(STAGE_helper_$*)) -Wl,--end-group \
 		$(call stage_ldlibs,$(STAGE_helper_$*)) -pthread -lbpf -lelf -lz
+
+# The cross build's sysroot and what its default goal adds: the helpers,
+# and tests/pmc's programs linked with libpmc.so, found beside them
+# (rpath $$ORIGIN/..) wherever the tree lies.
+ifeq ($(CROSS),1)
+SYSROOT ?= $(CURDIR)/build/vm/root
+override CFLAGS += --sysroot=$(SYSROOT)
+override LDFLAGS += --sysroot=$(SYSROOT)
+PMC_PROG_SRCS := $(wildcard tests/pmc/*.c)
+PMC_PROG_BINS := $(patsubst tests/pmc/%.c,$(OUTPUT)/pmc/%,$(PMC_PROG_SRCS))
+all: $(HELPER_BINS) $(PMC_PROG_BINS)
+$(OUTPUT)/pmc/%: tests/pmc/%.c $(OUTPUT)/libpmc.so
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -g -O2 -Wall $(if $(filter 1,$(WERROR)),-Werror) -Iinclude \
+		--sysroot=$(SYSROOT) $(LDFLAGS) -rdynamic $< -o $@ -L$(OUTPUT) \
+		-Wl,-rpath,'$$ORIGIN/..' -lpmc -pthread -ldl
+# build/vm/root, fetched once (scripts/arm64-root: apt, network) before
+# anything is compiled against it.
+ifeq ($(SYSROOT),$(CURDIR)/build/vm/root)
+$(SYSROOT)/.packages: scripts/arm64-root
+	$(call msg,ROOT,$(SYSROOT))
+	$(Q)scripts/arm64-root
+	$(Q)touch $@
+$(USER_OBJS) $(PMC_PIC_OBJS) $(UNIT_BINS) $(BENCH_BINS) $(HELPER_BINS) $(PMC_PROG_BINS): | $(SYSROOT)/.packages
+endif
+endif
 
 $(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call stage_archives,$$(STAGE_fuzz_$$*)) | $(OUTPUT)/fuzz
 	$(call msg,CC,$@)
