@@ -49,7 +49,7 @@ BPMC_BIN=$BPMC BPMC_RUN_SECONDS=2 BPMC_RUN_OUT=$TMP/run.csv "$ROOT/scripts/run-d
 	fail "scripts/run-default exited $?"
 wait "$SPAWNED"
 sed 's/^/  make run: /' "$TMP/run.out"
-head=$(grep -m1 ' pid ' "$TMP/run.out")
+head=$(grep -m1 '^ *host  *pid ' "$TMP/run.out")
 [[ $head == *cycles* && $head == *instructions* ]] || fail "make run's table does not show cycles and instructions"
 grep -q ' burner ' "$TMP/run.out" || fail "make run's top processes do not show the burner"
 pass_or_fail
