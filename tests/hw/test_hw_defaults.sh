@@ -44,7 +44,7 @@ echo "  $rows cgroup rows with non-zero cycles or instructions"
 check_conservation "$TMP/out.csv" "" || fail "an interval's rows do not add up to its system row"
 
 # make run: the same defaults, printed per process by bpmc report.
-spawn_in "$CG" "$HELPERS/burner" 90 4
+spawn_in "$CG" "$HELPERS/burner" 20 3
 BPMC_BIN=$BPMC BPMC_RUN_SECONDS=2 BPMC_RUN_OUT=$TMP/run.csv "$ROOT/scripts/run-default" >"$TMP/run.out" 2>&1 ||
 	fail "scripts/run-default exited $?"
 wait "$SPAWNED"
