@@ -828,10 +828,12 @@ static int rings_open(struct thread_state *ts)
  * counts this thread; a multiplexed counter's whole fd counts it and
  * everything it creates, on any CPU; on each CPU with a ring, a tree fd counts it and
  * everything it creates from now on, and reports each exiting task's
- * own count into that CPU's ring.
+ * own count into that CPU's ring. PMC_LINUX_FLAG_NO_ACCUMULATE: the
+ * whole fd alone, pinned or not, and no tree fds.
  */
 static int reopen_slot(struct thread_state *ts, struct slot *s)
 {
+	bool twins = !(s->cfg.flags & PMC_LINUX_FLAG_NO_ACCUMULATE);
 	struct perf_event_attr tree;
 	int ret;
 
@@ -846,12 +848,14 @@ static int reopen_slot(struct thread_state *ts, struct slot *s)
 	s->own_fd = ret;
 	tree = s->attr;
 	tree.inherit = 1;
-	if (!s->attr.pinned) {
+	if (!s->attr.pinned || !twins) {
 		ret = perf_open_self(&tree, -1);
 		if (ret < 0)
 			goto fail;
 		s->whole_fd = ret;
 	}
+	if (!twins)
+		return 0;
 	tree.inherit = 1;
 	tree.inherit_stat = 1;
 	tree.read_format |= PERF_FORMAT_ID;
