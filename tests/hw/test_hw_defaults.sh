@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The defaults on a host with a hardware PMU: `bpmc record` with neither
-# -e nor --mode records cycles and instructions in exact mode; a busy
+# -e nor --mode records cycles and instructions in exact mode (and
+# `bpmc stat` counts them by default, beside its software events); a busy
 # cgroup's rows count both (its instructions at least what perf counts
 # in user space for the same command), every interval's cgroup and
 # process rows add up to the system row, and `make run`
@@ -42,6 +43,14 @@ echo "  spin $N in $CG: cycles $cycles, instructions $insns (perf's instructions
 rows=$(csv_awk '$col("scope") == "cgroup" && ($col("event") == "cycles" || $col("event") == "instructions") && $col("count") > 0 { n++ } END { print n + 0 }' "$TMP/out.csv")
 echo "  $rows cgroup rows with non-zero cycles or instructions"
 check_conservation "$TMP/out.csv" "" || fail "an interval's rows do not add up to its system row"
+
+# bpmc stat's defaults: cycles and instructions too, split, counted.
+"$BPMC" stat -x, -- "$HELPERS/spin" 100000 2>"$TMP/stat" >/dev/null || fail "bpmc stat failed: $(cat "$TMP/stat")"
+echo "  bpmc stat's defaults: $(cut -d, -f1 "$TMP/stat" | paste -sd' ')"
+for ev in cycles instructions; do
+	awk -F, -v e="$ev" '$1 == e && $2 > 0 { f = 1 } END { exit !f }' "$TMP/stat" ||
+		fail "bpmc stat's defaults do not count $ev in user space"
+done
 
 # make run: the same defaults, printed per process by bpmc report.
 spawn_in "$CG" "$HELPERS/burner" 20 3
