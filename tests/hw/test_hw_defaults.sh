@@ -27,7 +27,9 @@ grep -q "no hardware PMU" "$TMP/log" && fail "record fell back to cpu-clock on a
 
 mode=$(csv_awk '$col("scope") == "meta" && $col("event") == "mode" { print $col("value") }' "$TMP/out.csv")
 events=$(csv_awk '$col("scope") == "encoding" { printf "%s%s", n++ ? "," : "", $col("event") }' "$TMP/out.csv")
-echo "  mode $mode, events $events"
+cpu=$(csv_awk '$col("scope") == "meta" && $col("event") == "cpu" { print $col("value") }' "$TMP/out.csv")
+echo "  mode $mode, events $events; meta cpu: $cpu"
+[ -n "$cpu" ] || fail "no meta row names the CPU"
 [ "$mode" = exact ] || fail "the default mode is '$mode', want exact"
 [ "$events" = cycles,instructions ] || fail "the default events are '$events', want cycles,instructions"
 
