@@ -96,6 +96,13 @@ int pmc_linux_event_name(pmc_evid_t id, char *buf, size_t len);
 #define PMC_LINUX_FLAG_MULTIPLEX 0x1
 /* PROFSTART: sample the threads and processes created afterwards too. */
 #define PMC_LINUX_FLAG_DESCENDANTS 0x2
+/*
+ * CONFIGURE: count the descendants for PMC_LINUX_INFO_INHERITED_* alone,
+ * without the per-CPU twins that PMC_INFO_ACCUMULATED_COUNTER_VALUE
+ * needs (which then fails with ENXIO): a hardware counter then takes one
+ * of the PMU's counters fewer where a descendant runs.
+ */
+#define PMC_LINUX_FLAG_NO_ACCUMULATE 0x4
 
 /* pmc_get_info(ctr, PMC_INFO_CPUCTR_TYPE) with ctr == -1: the class. */
 #define PMC_LINUX_CLASS_SOFTWARE 0x10000 /* no hardware PMU */

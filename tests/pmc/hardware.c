@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libpmc on a hardware PMU: cycles and instructions on hardware
- * counters, and EBUSY once more pinned counters are started than the
- * PMU has. Exit 2 (skip) without one.
+ * libpmc on a hardware PMU: the counters it says the host has (printed
+ * for the caller to hold to the kernel's count: "ncounters N hardware H
+ * class NAME"), hardware ones first, then the 16 software ones; cycles and
+ * instructions on hardware counters, and EBUSY once more pinned counters
+ * are started than the PMU has. Exit 2 (skip) without one.
  */
 #include <errno.h>
 #include <pmc.h>
 #include <stdio.h>
+#include <string.h>
 
 static volatile uint64_t x;
 
@@ -24,6 +27,22 @@ int main(void)
 		return 2;
 	}
 	pmc_get_info(0, PMC_INFO_NCOUNTERS, &n);
+	/* Hardware counters first, then the software ones, 16 of them. */
+	int hw = 0, order_ok = 1;
+	char name[64] = "";
+
+	for (int i = 0; i < n; i++) {
+		pmc_get_info(i, PMC_INFO_CPUCTR_TYPE, &type);
+		if (type == PMC_LINUX_TYPE_HARDWARE)
+			order_ok &= hw++ == i;
+		else
+			order_ok &= type == PMC_LINUX_TYPE_SOFTWARE;
+	}
+	pmc_linux_class_name(cls, name, sizeof(name));
+	printf("ncounters %d hardware %d class 0x%x %s\n", n, hw, cls, name);
+	printf("%s hardware counters first, then %d software ones\n",
+	       order_ok && hw > 0 && n - hw == 16 ? "ok" : "FAIL", n - hw);
+	fails += !(order_ok && hw > 0 && n - hw == 16);
 	pmc_control(0, PMC_OP_CONFIGURE, &cfg);
 	cfg.event_id = PMC_LINUX_EV_INSTRUCTIONS;
 	pmc_control(1, PMC_OP_CONFIGURE, &cfg);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,6 +131,50 @@ static void test_times_and_inherited(void)
 	      (unsigned long long)inh, (unsigned long long)own);
 }
 
+/*
+ * PMC_LINUX_FLAG_NO_ACCUMULATE, pinned and multiplexed: a child's counts
+ * are in the inherited value (the whole fd alone carries them), and the
+ * accumulated requests, which need the per-CPU twins, are ENXIO.
+ */
+static void test_no_accumulate(void)
+{
+	static const uint32_t flags[] = { 0, PMC_LINUX_FLAG_MULTIPLEX };
+
+	for (int i = 0; i < 2; i++) {
+		struct pmc_counter_cfg cfg = {
+			PMC_LINUX_EV_TASK_CLOCK, 0,
+			flags[i] | PMC_LINUX_FLAG_NO_ACCUMULATE
+		};
+		uint64_t own = 0, inh = 0, acc;
+		int status = -1;
+		pid_t pid;
+
+		CHECK(!pmc_control(2, PMC_OP_CONFIGURE, &cfg) &&
+			      !pmc_control(2, PMC_OP_START, NULL),
+		      "no_accumulate_start", "flags %#x: configured, started",
+		      cfg.flags);
+		pid = fork();
+		if (pid == 0) {
+			hot_function(30000000);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+		pmc_control(2, PMC_OP_STOP, NULL);
+		pmc_get_info(2, PMC_INFO_COUNTER_VALUE, &own);
+		CHECK(!pmc_get_info(2, PMC_LINUX_INFO_INHERITED_VALUE, &inh) &&
+			      inh > own + 5000000,
+		      "no_accumulate_inherited",
+		      "flags %#x: inherited %llu ns, own %llu: the child's are in it",
+		      cfg.flags, (unsigned long long)inh,
+		      (unsigned long long)own);
+		CHECK(pmc_get_info(2, PMC_INFO_ACCUMULATED_COUNTER_VALUE,
+				   &acc) == -1 &&
+			      errno == ENXIO,
+		      "no_accumulate_enxio", "flags %#x: accumulated: %s",
+		      cfg.flags, strerror(errno));
+	}
+}
+
 static void test_profile(void)
 {
 	struct pmc_counter_cfg cfg = { PMC_LINUX_EV_TASK_CLOCK, 100000, 0 };
@@ -180,6 +225,7 @@ int main(void)
 	test_names();
 	test_class();
 	test_times_and_inherited();
+	test_no_accumulate();
 	test_profile();
 	return failures;
 }

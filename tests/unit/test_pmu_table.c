@@ -177,6 +177,42 @@ static void test_parse(void)
 	}
 }
 
+/* QEMU's -cpu max (implementer 0, part 'Q'), then a Neoverse N1. */
+static void test_parse_arm(void)
+{
+	static const char qemu[] =
+		"processor\t: 0\n"
+		"BogoMIPS\t: 125.00\n"
+		"Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32\n"
+		"CPU implementer\t: 0x00\n"
+		"CPU architecture: 8\n"
+		"CPU variant\t: 0x0\n"
+		"CPU part\t: 0x051\n"
+		"CPU revision\t: 0\n"
+		"\n"
+		"processor\t: 1\n"
+		"CPU implementer\t: 0x41\n"
+		"CPU part\t: 0xd0c\n";
+	struct arm_cpu_id id = { 7, 7 };
+	struct cpu_id x86;
+
+	ASSERT_EQ(cpuinfo_parse(qemu, &x86), -EINVAL, "not x86");
+	ASSERT_EQ(cpuinfo_parse_arm(qemu, &id), 0, "qemu");
+	ASSERT_EQ(id.implementer, 0, "qemu implementer");
+	ASSERT_EQ(id.part, 0x51, "qemu part");
+	ASSERT_EQ(cpuinfo_parse_arm(
+			  "CPU implementer\t: 0x41\nCPU part\t: 0xd0c\n", &id),
+		  0, "n1");
+	ASSERT_EQ(id.implementer, 0x41, "n1 implementer");
+	ASSERT_EQ(id.part, 0xd0c, "n1 part");
+	id.part = 9;
+	ASSERT_EQ(cpuinfo_parse_arm(zen5_epyc, &id), -EINVAL, "x86");
+	ASSERT_EQ(cpuinfo_parse_arm("CPU implementer\t: 0x41\nCPU part\t: x\n",
+				    &id),
+		  -EINVAL, "a part that is no number");
+	ASSERT_EQ(id.part, 9, "untouched on error");
+}
+
 static void test_parse_untouched_on_error(void)
 {
 	struct cpu_id id, before;
@@ -597,6 +633,7 @@ static void test_read_proc(void)
 
 static const struct subtest tests[] = {
 	{ "parse", test_parse },
+	{ "parse_arm", test_parse_arm },
 	{ "parse_untouched_on_error", test_parse_untouched_on_error },
 	{ "parse_long_name", test_parse_long_name },
 	{ "map", test_map },

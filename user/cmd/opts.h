@@ -58,7 +58,7 @@ struct cmd_option {
 	  "from the cgroup2 mount's root; repeatable; a comma\n"      \
 	  "in a name as \\," }
 #define CMD_OPTION_VERBOSE \
-	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too" }
+	{ "verbose", 'v', no_argument, NULL, "libbpf's messages too, and what each kernel feature probe found" }
 /* clang-format on */
 
 struct cmd_spec {

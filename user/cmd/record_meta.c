@@ -115,6 +115,7 @@ void record_meta__build(struct record_meta *m, const struct collect_env *env,
 	int nr_keys = 0;
 	char buf[256], started[40];
 	struct utsname u;
+	struct arm_cpu_id arm;
 	struct cpu_id cpu;
 
 	m->nr = 0;
@@ -150,6 +151,9 @@ void record_meta__build(struct record_meta *m, const struct collect_env *env,
 		add(m, "meta", "cpu", "%s family 0x%x model 0x%x%s%s",
 		    cpu.vendor, cpu.family, cpu.model,
 		    cpu.model_name[0] ? ": " : "", cpu.model_name);
+	else if (!cpuinfo_read_arm(&arm))
+		add(m, "meta", "cpu", "CPU implementer 0x%02x part 0x%03x",
+		    arm.implementer, arm.part);
 	add(m, "meta", "bpmc_pid", "%d", (int)getpid());
 	csv_time(started, sizeof(started), clock_ns(CLOCK_REALTIME));
 	add(m, "meta", "started", "%s", started);

@@ -162,7 +162,11 @@ static int configure_event(struct stat_event *ev, int *next_ctr, int nr_ctrs)
 	ev->split = !names_its_mode(ev->name);
 	ev->ctr[1] = -1;
 	for (int m = 0; m < (ev->split ? 2 : 1); m++) {
-		struct pmc_counter_cfg cfg = { 0, 0, PMC_LINUX_FLAG_MULTIPLEX };
+		/* Inherited counts alone: no per-CPU twins on the PMU. */
+		struct pmc_counter_cfg cfg = {
+			0, 0,
+			PMC_LINUX_FLAG_MULTIPLEX | PMC_LINUX_FLAG_NO_ACCUMULATE
+		};
 		char full[sizeof(ev->name) + 4], why[ERROR_LEN];
 
 		if (*next_ctr >= nr_ctrs) {

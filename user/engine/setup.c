@@ -273,7 +273,11 @@ int setup__collector(struct engine *e, struct error *error)
 				  "cannot read this process's CPU affinity: %s",
 				  strerror(errno));
 	/* Before anything is opened: never fail deep inside the run. */
+	bopts->probe_all = e->opts.verbose;
 	err = collector__probe(bopts, &features, error);
+	if (features.found[0])
+		engine_say(e, ENGINE_INFO, "kernel features: %s",
+			   features.found);
 	if (err)
 		return err;
 	for (int i = 0; i < features.nr_fallbacks; i++)

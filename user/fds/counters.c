@@ -88,6 +88,51 @@ bool counters__host_has_pmu(void)
 	return true;
 }
 
+/*
+ * How many hardware counters the core PMU has, as the kernel schedules
+ * them: the largest group of this thread's generic hardware events that
+ * perf_event_open() accepts, each event added for as long as it fits
+ * (cycles first: on arm64 its own counter and every general one; then
+ * what only a fixed counter takes, instructions and ref-cycles on x86).
+ * The kernel refuses a group that its PMU could never schedule (EINVAL,
+ * validate_group), on an empty PMU: what the NMI watchdog holds still
+ * counts. User space only, so that any user may ask. 0 without a PMU.
+ */
+int counters__hw_counters(int max)
+{
+	static const __u64 config[] = {
+		PERF_COUNT_HW_CPU_CYCLES,	   PERF_COUNT_HW_INSTRUCTIONS,
+		PERF_COUNT_HW_REF_CPU_CYCLES,	   PERF_COUNT_HW_BUS_CYCLES,
+		PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+	};
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd[BPMC_MAX_GROUP_PROBE], n = 0;
+
+	if (max > BPMC_MAX_GROUP_PROBE)
+		max = BPMC_MAX_GROUP_PROBE;
+	/* Enabled: x86 and arm64 leave a group's disabled members out of
+	 * their check, so that a disabled group of any size opens. */
+	for (size_t c = 0; c < sizeof(config) / sizeof(config[0]); c++) {
+		attr.config = config[c];
+		while (n < max) {
+			int f = syscall(SYS_perf_event_open, &attr, 0, -1,
+					n ? fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+
+			if (f < 0)
+				break;
+			fd[n++] = f;
+		}
+	}
+	for (int i = n - 1; i >= 0; i--)
+		close(fd[i]);
+	return n;
+}
+
 /* Whether the event opens once sampling is taken away from it. */
 static bool counts_without_sampling(const struct perf_event_attr *attr, int cpu)
 {
@@ -180,9 +225,12 @@ const char *counters__open_reason(const struct event *ev,
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
-		return event__is_hardware(ev) ?
-			       "no hardware PMU on this host (a VM without vPMU?)" :
-			       "this kernel does not support the event";
+		if (!event__is_hardware(ev))
+			return "this kernel does not support the event";
+		/* A PMU that lacks the event (QEMU's counts no branches). */
+		return counters__hw_counters(1) ?
+			       "this host's PMU does not implement it" :
+			       "no hardware PMU on this host (a VM without vPMU?)";
 	case EOPNOTSUPP:
 		return "not supported by its PMU";
 	case EACCES:

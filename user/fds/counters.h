@@ -131,6 +131,13 @@ int counters__check_period(const struct event *ev, uint64_t period,
 
 /* True when this host exposes a core PMU that can count cycles. */
 bool counters__host_has_pmu(void);
+/*
+ * The core PMU's hardware counters as the kernel schedules them for this
+ * thread (the largest group of generic hardware events it accepts, at
+ * most max and BPMC_MAX_GROUP_PROBE); 0 without a hardware PMU.
+ */
+#define BPMC_MAX_GROUP_PROBE 64
+int counters__hw_counters(int max);
 
 /* The sampling-rate ceiling the kernel lowers when it throttles. */
 #define PERF_MAX_SAMPLE_RATE_SYSCTL \

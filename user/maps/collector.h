@@ -43,6 +43,9 @@ struct collector_opts {
 	 * after the load, with verifier_ctx: bench/bpf_verifier. */
 	void (*verifier_stats)(const char *prog, const char *log, void *ctx);
 	void *verifier_ctx;
+	/* collector__probe() tries every probe, needed by this run or not,
+	 * for its list of what it found (record -v). */
+	bool probe_all;
 };
 
 /*
@@ -89,6 +92,9 @@ struct collector_features {
 	/* What each missing one costs, for the command to say once. */
 	const char *fallback[5];
 	int nr_fallbacks;
+	/* With opts->probe_all, what each probe found, by the names of
+	 * BPMC_TEST_PROBE_FAIL: "btf yes, ..., rdonly_cast no". */
+	char found[320];
 };
 
 /*

@@ -201,6 +201,47 @@ static bool probed(const char *name, bool present)
 	return present && !forced_missing(name);
 }
 
+/* Adds "name yes|no" to what the probes found. */
+static void found(struct collector_features *f, const char *name, bool present)
+{
+	size_t n = strlen(f->found);
+
+	snprintf(f->found + n, sizeof(f->found) - n, "%s%s %s", n ? ", " : "",
+		 name, present ? "yes" : "no");
+}
+
+/* Every probe, needed or not: what this kernel has, for record -v. */
+static void probe_all(struct collector_features *f)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	found(f, "btf", probed("btf", btf != NULL));
+	found(f, "tp_btf",
+	      probed("tp_btf", has_tp_btf("cgroup_attach_task") &&
+				       has_tp_btf("sched_switch")));
+	found(f, "test_run_on_cpu",
+	      probed("test_run_on_cpu", has_test_run_on_cpu()));
+	found(f, "perf_event",
+	      probed("perf_event",
+		     libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_PERF_EVENT,
+						NULL) == 1));
+	found(f, "perf_event_read_value",
+	      probed("perf_event_read_value",
+		     libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT,
+					     BPF_FUNC_perf_event_read_value,
+					     NULL) == 1));
+	found(f, "ringbuf",
+	      probed("ringbuf", libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF,
+							  NULL) == 1) &&
+		      probed("tp_btf", has_tp_btf("cgroup_mkdir")));
+	found(f, "batch", probed("batch", has_batch()));
+	found(f, "no_prealloc", probed("no_prealloc", has_no_prealloc()));
+	found(f, "rdonly_cast",
+	      btf && probed("rdonly_cast", has_event_loads(btf)));
+	found(f, "rq_clock", btf && probed("rq_clock", has_rq_clock(btf)));
+	btf__free(btf);
+}
+
 /* A missing feature bpmc cannot do without: one line, naming it. */
 static int refuse(struct error *err, const char *what, const char *needs,
 		  const char *since)
@@ -219,6 +260,8 @@ int collector__probe(const struct collector_opts *opts,
 	struct btf *btf;
 
 	memset(f, 0, sizeof(*f));
+	if (opts->probe_all)
+		probe_all(f);
 	for (int e = 0; e < opts->nr_events; e++)
 		groups |= opts->leader[e] != e;
 	if (!probed("btf", has_btf()))

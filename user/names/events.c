@@ -24,6 +24,9 @@ struct events {
 	char core[64]; /* table used for bare names, or "" */
 	struct cpu_id cpu;
 	bool cpu_known;
+	/* Not x86: Arm's MIDR fields, when libpfm detected no table. */
+	struct arm_cpu_id arm;
+	bool arm_known;
 	struct pmu_choice choice;
 	char warning[512];
 };
@@ -48,6 +51,7 @@ static int force_table(struct events *e, const char *table, struct error *err)
 int events__new(struct events **out, const char *pmu_table, struct error *err)
 {
 	struct events *e;
+	pfm_pmu_info_t info;
 	int ret = libpfm__init(err);
 
 	if (ret)
@@ -67,6 +71,15 @@ int events__new(struct events **out, const char *pmu_table, struct error *err)
 	} else if (e->choice.table &&
 		   libpfm__pmu_by_name(e->choice.table) >= 0) {
 		snprintf(e->core, sizeof(e->core), "%s", e->choice.table);
+	} else if (!e->cpu_known) {
+		/* Not x86: libpfm's own detection (arm64 reads the MIDR's
+		 * implementer and part), or the reason it found nothing. */
+		ret = libpfm__detected_core();
+		if (ret >= 0 && libpfm__pmu_get(ret, &info))
+			snprintf(e->core, sizeof(e->core), "%s", info.name);
+		else
+			e->arm_known = !cpuinfo_read_arm(&e->arm);
+		ret = 0;
 	}
 	*out = e;
 	return 0;
@@ -87,9 +100,29 @@ const char *events__nearest_table(const struct events *e)
 	return e->core[0] ? NULL : e->choice.nearest;
 }
 
+/* An Arm CPU libpfm has no table for: which, and what names are left. */
+static const char *arm_warning(struct events *e)
+{
+	snprintf(
+		e->warning, sizeof(e->warning),
+		"this libpfm has no event table for this CPU (CPU implementer 0x%02x%s, part 0x%03x): its hardware events are named by perf's generic names (cycles, instructions) and the kernel's PMU/event/ aliases (bpmc list)",
+		e->arm.implementer,
+		e->arm.implementer ?
+			"" :
+			", reserved for software: an emulator's CPU",
+		e->arm.part);
+	return e->warning;
+}
+
 const char *events__take_warning(struct events *e, bool always)
 {
-	if (e->warned || e->core[0] || !e->cpu_known || !(always || e->hinted))
+	if (e->warned || e->core[0] || !(always || e->hinted))
+		return NULL;
+	if (e->arm_known) {
+		e->warned = true;
+		return arm_warning(e);
+	}
+	if (!e->cpu_known)
 		return NULL;
 	e->warned = true;
 	if (e->choice.nearest)
@@ -173,6 +206,7 @@ static int unknown_event(struct events *e, const char *name, int ret,
 			e->choice.nearest, e->choice.nearest, name);
 		return -ENOENT;
 	}
+	e->hinted |= e->arm_known && is_bare(name);
 	suggest__event(name, events__core_table(e), events__nearest_table(e),
 		       hint, sizeof(hint));
 	error__append(err, "%s", hint);

@@ -63,6 +63,19 @@ int libpfm__pmu_by_name(const char *name)
 	return -1;
 }
 
+int libpfm__detected_core(void)
+{
+	pfm_pmu_info_t info;
+	pfm_pmu_t pmu;
+
+	pfm_for_all_pmus(pmu) {
+		if (libpfm__pmu_get(pmu, &info) && info.is_present &&
+		    info.type == PFM_PMU_TYPE_CORE)
+			return pmu;
+	}
+	return -1;
+}
+
 void libpfm__version(struct lib_version *v)
 {
 	int run = pfm_get_version();

@@ -23,6 +23,8 @@ bool libpfm__event_get(int idx, pfm_event_info_t *info);
 bool libpfm__umask_get(int idx, int attr, pfm_event_attr_info_t *info);
 /* libpfm's pmu id of a table name, in any case, or -1. */
 int libpfm__pmu_by_name(const char *name);
+/* The core-PMU table libpfm detected for this CPU itself, or -1. */
+int libpfm__detected_core(void);
 
 /* libpfm's version, built and in use; needs no libpfm__init(). */
 void libpfm__version(struct lib_version *v);

@@ -310,7 +310,8 @@ int cpuinfo_parse(const char *text, struct cpu_id *id)
 	return 0;
 }
 
-int cpuinfo_read(struct cpu_id *id)
+/* The text of /proc/cpuinfo's first few KiB, or of $BPMC_CPUINFO. */
+static int cpuinfo_text(char **out)
 {
 	const char *path = secure_getenv("BPMC_CPUINFO");
 	char *buf;
@@ -322,8 +323,81 @@ int cpuinfo_read(struct cpu_id *id)
 	if (!buf)
 		return -ENOMEM;
 	err = read_file_str(path, buf, CPUINFO_READ_MAX);
-	if (!err)
-		err = cpuinfo_parse(buf, id);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	return 0;
+}
+
+int cpuinfo_read(struct cpu_id *id)
+{
+	char *buf;
+	int err = cpuinfo_text(&buf);
+
+	if (err)
+		return err;
+	err = cpuinfo_parse(buf, id);
+	free(buf);
+	return err;
+}
+
+/* A "key : 0x41" line's number, base as written. */
+static int arm_field(const char *line, const char *key, int *out)
+{
+	size_t n = strlen(key);
+	const char *v;
+	char *end;
+	long x;
+
+	if (strncmp(line, key, n) ||
+	    (line[n] != ' ' && line[n] != '\t' && line[n] != ':'))
+		return 0;
+	v = strchr(line + n, ':');
+	if (!v)
+		return 0;
+	errno = 0;
+	x = strtol(v + 1, &end, 0);
+	if (errno || end == v + 1 || x < 0 || x > INT_MAX ||
+	    (*end && *end != '\n'))
+		return 0;
+	*out = (int)x;
+	return 1;
+}
+
+int cpuinfo_parse_arm(const char *text, struct arm_cpu_id *id)
+{
+	struct arm_cpu_id c = { -1, -1 };
+	bool in_block = false;
+
+	for (const char *line = text; line && *line;) {
+		const char *eol = strchrnul(line, '\n');
+
+		if (eol == line) {
+			if (in_block)
+				break;
+		} else {
+			in_block = true;
+			if (!arm_field(line, "CPU implementer", &c.implementer))
+				arm_field(line, "CPU part", &c.part);
+		}
+		line = *eol ? eol + 1 : eol;
+	}
+	if (c.implementer < 0 || c.part < 0)
+		return -EINVAL;
+	*id = c;
+	return 0;
+}
+
+int cpuinfo_read_arm(struct arm_cpu_id *id)
+{
+	char *buf;
+	int err = cpuinfo_text(&buf);
+
+	if (err)
+		return err;
+	err = cpuinfo_parse_arm(buf, id);
 	free(buf);
 	return err;
 }

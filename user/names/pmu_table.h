@@ -38,6 +38,18 @@ int cpuinfo_parse(const char *text, struct cpu_id *id);
 int cpuinfo_read(struct cpu_id *id);
 
 /*
+ * Arm's identification of the first processor block (MIDR_EL1's fields,
+ * "CPU implementer" and "CPU part"), where x86's is absent. -EINVAL when
+ * either is missing.
+ */
+struct arm_cpu_id {
+	int implementer;
+	int part;
+};
+int cpuinfo_parse_arm(const char *text, struct arm_cpu_id *id);
+int cpuinfo_read_arm(struct arm_cpu_id *id);
+
+/*
  * Maps a CPU to a libpfm table name. Pure: does not ask libpfm whether
  * the table exists (events.c checks that).
  */

@@ -134,8 +134,10 @@ static int start(struct slot *s)
 	if (!ret && s->attr.pinned)
 		ret = read_counter(s->own_fd, &r);
 	if (!ret && s->attr.pinned)
-		ret = slot__read_sum(s->tree_fd, pmc_host()->nr_cpus, &r.value,
-				     &r.enabled, &r.running);
+		ret = s->whole_fd >= 0 ?
+			      read_counter(s->whole_fd, &r) :
+			      slot__read_sum(s->tree_fd, pmc_host()->nr_cpus,
+					     &r.value, &r.enabled, &r.running);
 	if (ret) {
 		set_enabled(s, false);
 		return ret;
@@ -288,7 +290,8 @@ int pmc_control(int ctr, int op, void *argp)
 		cfg.flags &= op == PMC_OP_PROFSTART ?
 				     PMC_LINUX_FLAG_MULTIPLEX |
 					     PMC_LINUX_FLAG_DESCENDANTS :
-				     PMC_LINUX_FLAG_MULTIPLEX;
+				     PMC_LINUX_FLAG_MULTIPLEX |
+					     PMC_LINUX_FLAG_NO_ACCUMULATE;
 		/* The drain thread first: lock order, and see drain__hold(). */
 		ret = drain__hold();
 		if (ret)
@@ -380,7 +383,8 @@ static int counter_info(struct thread_state *ts, int ctr, int op, void *argp)
 		times = (struct pmc_linux_times){ r.enabled, r.running };
 		return copy_out(argp, &times, sizeof(times));
 	default: /* the accumulated value and times */
-		if (s->state == SLOT_PROFILING)
+		if (s->state == SLOT_PROFILING ||
+		    (s->cfg.flags & PMC_LINUX_FLAG_NO_ACCUMULATE))
 			return -ENXIO;
 		thread_state__drain(ts);
 		ret = descendants__sum(ts->desc, ctr, &t);

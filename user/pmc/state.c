@@ -31,26 +31,31 @@ static struct pmc_host host;
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 
 /*
- * Hardware slots are what the kernel can count and libpfm says the core
- * PMU has; software slots always exist, so that every call works on a
- * host without a PMU (a VM) with software events.
+ * Hardware slots are the core PMU's counters as the kernel schedules
+ * them (fds/counters.c); where it cannot tell, libpfm's count for the
+ * core PMU. Software slots always exist, so that every call works on a
+ * host without a PMU (a VM) with software events. The class is libpfm's
+ * core PMU, or its "perf" table where libpfm has none for this CPU (QEMU's
+ * arm64 "max" CPU): its generic events are all that name the hardware.
  */
 static void host_probe(void)
 {
-	int pmu = evid__core_pmu();
+	int pmu = evid__core_pmu(), max = PMC_MAX_SLOTS - PMC_SOFTWARE_SLOTS;
 	pfm_pmu_info_t info;
+	bool table = pmu > 0 && libpfm__pmu_get(pmu, &info);
 
 	host.nr_cpus = cpus_possible();
 	if (host.nr_cpus < 1)
 		host.nr_cpus = 1;
 	host.cls = PMC_LINUX_CLASS_SOFTWARE;
-	if (counters__host_has_pmu() && pmu > 0 &&
-	    libpfm__pmu_get(pmu, &info)) {
+	host.nr_hardware = counters__hw_counters(max);
+	if (!host.nr_hardware && table && counters__host_has_pmu())
 		host.nr_hardware = info.num_cntrs + info.num_fixed_cntrs;
-		host.cls = PMC_LINUX_CLASS_PFM(pmu);
-	}
-	if (host.nr_hardware > PMC_MAX_SLOTS - PMC_SOFTWARE_SLOTS)
-		host.nr_hardware = PMC_MAX_SLOTS - PMC_SOFTWARE_SLOTS;
+	if (host.nr_hardware)
+		host.cls =
+			PMC_LINUX_CLASS_PFM(table ? pmu : PFM_PMU_PERF_EVENT);
+	if (host.nr_hardware > max)
+		host.nr_hardware = max;
 	host.nr_slots = host.nr_hardware + PMC_SOFTWARE_SLOTS;
 }
 
@@ -823,10 +828,12 @@ static int rings_open(struct thread_state *ts)
  * counts this thread; a multiplexed counter's whole fd counts it and
  * everything it creates, on any CPU; on each CPU with a ring, a tree fd counts it and
  * everything it creates from now on, and reports each exiting task's
- * own count into that CPU's ring.
+ * own count into that CPU's ring. PMC_LINUX_FLAG_NO_ACCUMULATE: the
+ * whole fd alone, pinned or not, and no tree fds.
  */
 static int reopen_slot(struct thread_state *ts, struct slot *s)
 {
+	bool twins = !(s->cfg.flags & PMC_LINUX_FLAG_NO_ACCUMULATE);
 	struct perf_event_attr tree;
 	int ret;
 
@@ -841,17 +848,21 @@ static int reopen_slot(struct thread_state *ts, struct slot *s)
 	s->own_fd = ret;
 	tree = s->attr;
 	tree.inherit = 1;
-	/* No whole fd where it would never be multiplexed: a pinned
-	 * counter, or a breakpoint, which holds its debug register from
-	 * creation (x86 has 4 a CPU: with the whole fds, a user/kernel split
-	 * of one breakpoint wanted 5 and got ENOSPC). The tree fds' sum is
-	 * its count then. */
-	if (!s->attr.pinned && s->attr.type != PERF_TYPE_BREAKPOINT) {
+	/* No whole fd beside the tree fds where it would never be
+	 * multiplexed: a pinned counter, or a breakpoint, which holds its
+	 * debug register from creation (x86 has 4 a CPU: with the whole fds,
+	 * a user/kernel split of one breakpoint wanted 5 and got ENOSPC).
+	 * The tree fds' sum is its count then. Without twins, the whole fd
+	 * is the count. */
+	if (!twins ||
+	    (!s->attr.pinned && s->attr.type != PERF_TYPE_BREAKPOINT)) {
 		ret = perf_open_self(&tree, -1);
 		if (ret < 0)
 			goto fail;
 		s->whole_fd = ret;
 	}
+	if (!twins)
+		return 0;
 	tree.inherit = 1;
 	tree.inherit_stat = 1;
 	tree.read_format |= PERF_FORMAT_ID;

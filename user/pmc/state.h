@@ -34,7 +34,8 @@ struct slot {
 	int own_fd; /* this thread alone: COUNTER_VALUE */
 	/*
 	 * A multiplexed counter's inherited count on any CPU, -1 for a
-	 * pinned one: INHERITED_VALUE and _TIMES. The tree fds' counts add
+	 * pinned one unless it has no tree fds (PMC_LINUX_FLAG_NO_ACCUMULATE):
+	 * INHERITED_VALUE and _TIMES. The tree fds' counts add
 	 * up, but their enabled times take in time the task ran on other
 	 * CPUs (+20 % and more, measured), so they cannot scale a count.
 	 */
