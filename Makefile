@@ -227,7 +227,7 @@ endif
 .SECONDARY:
 .SECONDEXPANSION:
 .PHONY: all deps run test check bench soak format clean test-bins install uninstall \
-	fuzz fuzz-bins FORCE
+	fuzz fuzz-bins test-hw test-vm FORCE
 
 all: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc
 
@@ -409,6 +409,21 @@ test: deps
 	$(Q)BPMC_BIN=$(abspath $(BPMC_BIN)) BPMC_BUILD=$(abspath $(OUTPUT)) \
 		SANITIZE=$(SANITIZE) $(if $(filter 1,$(SANITIZE)),BPMC_FUZZ_SKIP="$(FUZZ_SKIP_SAN)") \
 		tests/run
+
+# The hardware suite (tests/hw/): make test-hw runs it on this host,
+# each test skipping with the reason where there is no hardware PMU;
+# make test-vm runs it in one arm64 guest with QEMU's emulated PMU
+# (tests/run --vm: make ARCH=arm64, then scripts/vm-run), installing
+# what that needs first (scripts/install-deps --vm: qemu, the cross
+# compiler; the guest's packages come with scripts/arm64-root).
+test-hw:
+	$(Q)scripts/install-deps --hw
+	$(Q)$(MAKE) -s --no-print-directory test-bins
+	$(Q)BPMC_BIN=$(abspath $(BPMC_BIN)) BPMC_BUILD=$(abspath $(OUTPUT)) tests/run --hw
+
+test-vm:
+	$(Q)scripts/install-deps --vm
+	$(Q)tests/run --vm
 
 # make check: the fast path for a one-line change, as any user, without
 # deps (apt): the build, the unit tests, the static integration tests
