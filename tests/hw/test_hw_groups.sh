@@ -85,7 +85,8 @@ fi
 # general counter.
 names=(instructions instructions:u instructions:k instructions:uk stalled-cycles-frontend stalled-cycles-backend)
 members=$(IFS=,; echo "${names[*]:0:$((GEN - 1))}")
-spawn perf stat -a -e instructions:D -x, -o "$TMP/pinned.perf" -- sleep 60
+# No workload: perf counts until SIGINT (a workload would be waited for).
+spawn perf stat -a -e instructions:D -x, -o "$TMP/pinned.perf"
 perf_pid=$SPAWNED
 sleep 1
 timeout 60 "$BPMC" record -e "{$members}" -I 1000 -d 3 -o "$TMP/starved.csv" >/dev/null 2>"$TMP/starved.log"

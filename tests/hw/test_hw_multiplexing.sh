@@ -4,7 +4,8 @@
 # ones) make the kernel rotate them, so each runs part of the time. In
 # exact and in sampling mode the system rows' running_pct must be below
 # 100, and a burner's count, scaled by enabled/running, within 2 % of
-# what a run of that event alone (which fits, running_pct 100) gives:
+# what a run of that event alone (which fits, running_pct 100) gives
+# (sampling: 5 %, and within 2 % of the kernel's own estimate, below):
 # instructions:u in exact mode, also within 2 % of the instructions the
 # burner executed where that is known; cycles:u in sampling mode (QEMU
 # raises an instruction counter's overflow interrupt only at the next
@@ -15,7 +16,12 @@
 . "$(dirname "$0")/lib.sh"
 need_hw_pmu
 
-N=${HW_INSNLOOP_N:-100000000}
+# 6 x 10^8 instructions, 0.6 s of the emulator's time: 150 rotations of
+# the kernel's 4 ms multiplexing. A 0.2 s burst (50 rotations) was scaled
+# up to 2.5 % off, in the kernel's system row as in bpmc's keys: the
+# events take turns in a fixed order, and a burst that ends mid-turn
+# weighs some events' slots more.
+N=${HW_INSNLOOP_N:-300000000}
 TRUTH=$((INSN_PER_ITER * N))
 EIGHT=instructions:u,cycles:u,instructions:k,cycles:k,instructions,cycles,instructions:uk,cycles:uk
 hold_sample_rate || skip "cannot set kernel.perf_event_max_sample_rate"
@@ -59,12 +65,15 @@ for mode in exact sampling; do
 	truth=$TRUTH
 	[ "$EV" = instructions:u ] || truth=0
 	record "$mode-fits" --mode "$mode" "${sargs[@]}" -e "$EV" || exit 1
-	# top, a collector of its own, in the same window as the mux run
-	# (top samples at its own -F: it has no -c).
-	"$BPMC" top -b --mode "$mode" -e "$EIGHT" -I 1000 -d 6 >"$TMP/$mode.top" 2>&1 &
+	record "$mode-mux" --mode "$mode" "${sargs[@]}" -e "$EIGHT" --textfile "$TMP/prom" || exit 1
+	# top, a collector of its own, around a burner of its own (beside
+	# the record's 8 events, 16 on 7 counters scaled a 0.2 s burst 10 %
+	# off, the kernel's own system row too); it samples at -F, no -c.
+	"$BPMC" top -b --mode "$mode" -e "$EIGHT" -I 1000 -d 3 >"$TMP/$mode.top" 2>&1 &
 	top_pid=$!
 	PIDS+=("$top_pid")
-	record "$mode-mux" --mode "$mode" "${sargs[@]}" -e "$EIGHT" --textfile "$TMP/prom" || exit 1
+	sleep 1
+	"$HELPERS/insnloop" -c "$CG" "$N" || fail "$mode: insnloop failed"
 	wait "$top_pid" || fail "$mode: bpmc top -b failed: $(tail -3 "$TMP/$mode.top")"
 
 	fits=$(cg_count "$mode-fits") mux=$(cg_count "$mode-mux")
@@ -76,7 +85,22 @@ for mode in exact sampling; do
 		continue
 	fi
 	[ "${flo:-0}" = 100.0 ] || fail "$mode: $EV alone ran ${flo:-?} % of the time, not 100"
-	within "$mux" "$fits" 2 || fail "$mode: multiplexed and scaled, $mux is not within 2 % of $fits"
+	if [ "$mode" = exact ]; then
+		within "$mux" "$fits" 2 || fail "$mode: multiplexed and scaled, $mux is not within 2 % of $fits"
+	else
+		# Sampling: the burner's share of the kernel's own scaled count
+		# (its system row; bpmc's own user cycles are the rest) within
+		# 2 %, and the run that fits within 5 %: in the emulator the
+		# kernel's estimate itself came out 1.1 to 3.4 % high for a
+		# 0.6 s burner (its overflows' periods tell the running share:
+		# 88.3 % where the times said 87.7 %), bpmc's keys within 0.2 %
+		# of it.
+		sys=$(csv_awk -v ev="$EV" '$col("scope") == "system" && $col("event") == ev { s += $col("count") } END { printf "%.0f\n", s }' "$TMP/$mode-mux.csv")
+		echo "  $mode: the kernel's own scaled count (system row) $sys: the burner's $(pct_off "$mux" "$sys") % of it, the run that fits $(pct_off "$sys" "$fits") % off it"
+		awk -v m="$mux" -v s="$sys" 'BEGIN { exit !(m <= s * 1.0001 && m >= 0.98 * s) }' ||
+			fail "$mode: the burner's $mux is not the kernel's scaled $sys, less what else ran"
+		within "$mux" "$fits" 5 || fail "$mode: multiplexed and scaled, $mux is not within 5 % of $fits"
+	fi
 	[ "$truth" -gt 0 ] && { within "$mux" "$truth" 2 || fail "$mode: multiplexed, $mux is not within 2 % of the $truth executed"; }
 	[ "$truth" -gt 0 ] && { within "$fits" "$truth" 0.5 || fail "$mode: alone, $fits is not within 0.5 % of the $truth executed"; }
 
