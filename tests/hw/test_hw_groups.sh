@@ -4,8 +4,8 @@
 #   events, so that the kernel multiplexes, {cycles:u,instructions:u}
 #   has one running_pct for both members in every interval (each in
 #   its own rotation would differ), and the burner's instructions:u,
-#   scaled, is within 2 % of what it executed (where known). Exact and
-#   sampling mode.
+#   scaled, is within 2 % of what it executed (where known; sampling
+#   mode 5 %). Exact and sampling mode.
 # - A group larger than the PMU (8 members; QEMU's Armv8 PMU has 7
 #   counters, an x86 core 4 general ones besides its fixed counters) is
 #   refused at start: bpmc exits non-zero, saying in one line which
@@ -18,7 +18,9 @@
 . "$(dirname "$0")/lib.sh"
 need_hw_pmu
 
-N=${HW_INSNLOOP_N:-50000000}
+# 6 x 10^8 instructions: 150 of the kernel's 4 ms rotations (a 0.1 s
+# burner's scaled instructions:u came out 0.6 to 5.4 % high).
+N=${HW_INSNLOOP_N:-300000000}
 TRUTH=$((INSN_PER_ITER * N))
 hold_sample_rate || skip "cannot set kernel.perf_event_max_sample_rate"
 # Every event is sampled: instructions' floor is the highest.
@@ -47,7 +49,14 @@ for mode in exact sampling; do
 		fail "$mode: the group's members ran different shares ($worst points apart): not scheduled together"
 	awk -v l="${lo:-100}" 'BEGIN { exit !(l < 100) }' ||
 		echo "  $mode: (the group was never multiplexed: this PMU has room for all 8 events)"
-	[ "$TRUTH" -gt 0 ] && { within "$got" "$TRUTH" 2 || fail "$mode: the group's instructions:u $got is not within 2 % of $TRUTH"; }
+	# Multiplexed, a count is an estimate: exact mode's within 2 %;
+	# sampling mode's member is read at the leader's overflows, each read
+	# crediting its CPU's times since the last, and the kernel's own
+	# estimate is off by 1-3 % for a 0.6 s burner here
+	# (test_hw_multiplexing.sh): 5 %.
+	tol=2
+	[ "$mode" = sampling ] && tol=5
+	[ "$TRUTH" -gt 0 ] && { within "$got" "$TRUTH" "$tol" || fail "$mode: the group's instructions:u $got is not within $tol % of $TRUTH"; }
 	[ "${cyc:-0}" -gt 0 ] || fail "$mode: the group's cycles:u counted nothing for the burner"
 done
 
