@@ -141,6 +141,7 @@ STAGE_test_rows := rows
 STAGE_test_rollup := rows
 STAGE_test_check := rows
 STAGE_test_rare := rows
+STAGE_test_missed := rows
 STAGE_test_key_sort := rows
 STAGE_test_entries := maps
 STAGE_test_top_view := top

@@ -132,10 +132,16 @@ struct bpmc_cpu {
 	/* Exact mode and group members: each counter's reading when it was
 	 * last credited on this CPU. */
 	struct bpmc_reading last[BPMC_MAX_EVENTS];
-	/* Exact mode: each counter's struct perf_event, found once from
-	 * the counters map (0: not yet), for BPMC_HOW_CLOCK and
-	 * BPMC_HOW_COUNT. Zeroed with the rest when the CPU's fds change. */
-	__u64 event[BPMC_MAX_EVENTS];
+	union {
+		/* Exact mode: each counter's struct perf_event, found once
+		 * from the counters map (0: not yet), for BPMC_HOW_CLOCK and
+		 * BPMC_HOW_COUNT. Zeroed with the rest when the CPU's fds
+		 * change. */
+		__u64 event[BPMC_MAX_EVENTS];
+		/* Sampling mode: the pid_tgid each counter last overflowed
+		 * in on this CPU, whose times since are that task's alone. */
+		__u64 overflow_task[BPMC_MAX_EVENTS];
+	};
 	/* Exact mode: each counter's reading at the last flush, in the
 	 * instant of its credits (nothing runs on the CPU in between), for
 	 * the system row: a read(2) after it, from user space, also saw

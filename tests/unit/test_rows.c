@@ -231,6 +231,36 @@ out:
 	fixture_fini(&f);
 }
 
+/*
+ * An event enabled and never run (a group the PMU never had room for):
+ * its system row has no count rather than a zero, and running_pct 0;
+ * the other event's is whole. Every key's counts are summed in keyed.
+ */
+static void test_never_ran(void)
+{
+	struct fixture f;
+	const struct row *r;
+
+	if (!fixture_init(&f))
+		return;
+	f.totals.raw[1].running = 0;
+	f.totals.scaled[1] = 0;
+	if (!ASSERT_OK(drain(&f), "drain"))
+		goto out;
+	r = capture__find(&f.cap, "system", "page-faults", -1, -1, 0);
+	if (ASSERT_TRUE(r != NULL,
+			"a system row for the event that never ran")) {
+		ASSERT_TRUE(r->no_count, "without a count");
+		ASSERT_TRUE(r->running_pct == 0, "running_pct 0");
+	}
+	r = capture__find(&f.cap, "system", "cpu-clock", -1, -1, 0);
+	if (ASSERT_TRUE(r != NULL, "the other's system row"))
+		ASSERT_TRUE(!r->no_count && r->count == 1000, "with its count");
+	ASSERT_EQ(f.sums.keyed[0], 1000, "keyed: every key's cpu-clock");
+out:
+	fixture_fini(&f);
+}
+
 /* A sink that fails stops the interval and its error comes back. */
 static void test_sink_error(void)
 {
@@ -246,9 +276,13 @@ static void test_sink_error(void)
 }
 
 static const struct subtest tests[] = {
-	{ "grouping", test_grouping },	   { "scaling", test_scaling },
-	{ "scopes", test_scopes },	   { "empty", test_empty },
-	{ "sink_error", test_sink_error }, { 0 },
+	{ "grouping", test_grouping },
+	{ "scaling", test_scaling },
+	{ "scopes", test_scopes },
+	{ "empty", test_empty },
+	{ "sink_error", test_sink_error },
+	{ "never_ran", test_never_ran },
+	{ 0 },
 };
 
 int main(int argc, char **argv)

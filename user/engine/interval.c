@@ -107,6 +107,64 @@ void interval__warn_rare(struct engine *e, bool at_exit)
 }
 
 /*
+ * An event enabled through the interval that never ran: the kernel
+ * accepted its group (it fits an empty PMU) but never found room for it
+ * (others hold counters: a pinned event, the NMI watchdog, another
+ * tool). Its system row has no count (rows/drain.c); said once per
+ * group, by its leader.
+ */
+static void warn_never_ran(struct engine *e, const struct counter_totals *t)
+{
+	const struct event *ev;
+	int members;
+
+	for (int i = 0; i < e->events.nr; i++) {
+		ev = &e->events.ev[i];
+		if (ev->leader != i || e->never_ran_said[i] ||
+		    !t->raw[i].enabled || t->raw[i].running)
+			continue;
+		e->never_ran_said[i] = true;
+		members = 0;
+		for (int m = 0; m < e->events.nr; m++)
+			members += m != i && e->events.ev[m].leader == i;
+		engine_say(
+			e, ENGINE_WARN,
+			"event '%s'%s never ran this interval, though enabled: the PMU never had room for %s (other events hold its counters: a pinned event, the NMI watchdog, another tool), so its system row has no count, not 0; free counters, or split the group",
+			ev->name, members ? " and its group" : "",
+			members ? "the group's events at once" : "it");
+	}
+}
+
+/*
+ * Sampling mode: the overflows each sampled event's counter made that no
+ * sample credited (rows/missed.h), this interval's, for the self row
+ * samples_missed; said once per event. Not with -G: the keys then hold
+ * only the subtrees' share of the system row.
+ */
+static uint64_t missed_overflows(struct engine *e,
+				 const struct drain_sums *sums)
+{
+	uint64_t missed[BPMC_MAX_EVENTS], n;
+
+	if (e->opts.exact || e->opts.filters)
+		return 0;
+	n = missed__interval(&e->missed, &e->events, sums, e->counters.nr_cpus,
+			     missed);
+	for (int i = 0; i < e->events.nr && n; i++) {
+		if (!missed[i] || e->missed_said[i])
+			continue;
+		e->missed_said[i] = true;
+		engine_say(
+			e, ENGINE_WARN,
+			"%s: %" PRIu64
+			" overflows this interval were counted and never sampled (%.1f %% of its count so far): their interrupts came more than a period late, and the kernel skips the overflows in between (or the overflow program did not run); its rows are that much low, and the self row samples_missed counts them: sample it with a longer period (-c) or a lower -F, or count it with --mode exact",
+			e->events.ev[i].name, missed[i],
+			100 * missed__share(&e->missed, i));
+	}
+	return n;
+}
+
+/*
  * Hybrid hosts can keep their containers in cgroup v1 while every task
  * sits in the v2 root: say so rather than write root-only rows.
  */
@@ -169,6 +227,7 @@ int interval__write(struct engine *e, struct error *error)
 				  "cannot read the interval's counts: %s",
 				  strerror(-err));
 	hotplug__apply(e, online);
+	warn_never_ran(e, &totals);
 	report_drops(e, e->data.drops);
 	check_throttling(e);
 	cgroups__new_interval(e->cgroups);
@@ -186,7 +245,7 @@ int interval__write(struct engine *e, struct error *error)
 			e->data.drops[BPMC_DROP_MAP_FULL] +
 				e->data.drops[BPMC_DROP_RACE] +
 				e->data.drops[BPMC_DROP_NO_MEMORY],
-			sink);
+			missed_overflows(e, &sums), sink);
 	}
 	if (!err && !e->opts.exact)
 		err = self__write_sampling_err(&e->events, &sums, sink);

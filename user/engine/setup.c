@@ -229,7 +229,10 @@ static int check_periods(struct engine *e, struct error *error)
 		uint64_t period = ev->attr.freq ? 0 : ev->attr.sample_period,
 			 min;
 
-		if (!e->opts.exact && !period && !ev->attr.freq)
+		/* A group member is read at its leader's overflows, never
+		 * sampled: -c is not its period. */
+		if (!e->opts.exact && !period && !ev->attr.freq &&
+		    ev->leader == i)
 			period = e->opts.period;
 		if (period && counters__check_period(ev, period, &min))
 			return error__set(

@@ -14,6 +14,7 @@
 #include "maps/collector.h"
 #include "rows/check.h"
 #include "rows/drain.h"
+#include "rows/missed.h"
 #include "rows/rare.h"
 #include "rows/self.h"
 
@@ -35,6 +36,9 @@ struct engine {
 	long max_rate;
 	struct check check;
 	struct rare rare;
+	struct missed missed; /* sampling mode */
+	bool missed_said[BPMC_MAX_EVENTS]; /* warned once, per event */
+	bool never_ran_said[BPMC_MAX_EVENTS]; /* warned once, per group */
 	struct rows_opts rows;
 	struct cgroups *cgroups;
 	struct kube *kube;

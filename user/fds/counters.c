@@ -341,6 +341,72 @@ static int open_one(struct counters *c, int e, int cpu, struct error *error)
 	return 0;
 }
 
+/* "{a,b,c}": group leader's events, as -e would name them. */
+static void group_name(const struct event_list *events, int leader, char *buf,
+		       size_t len)
+{
+	size_t n = 0;
+
+	n += snprintf(buf, len, "{");
+	for (int e = leader; e < events->nr && n < len; e++)
+		if (events->ev[e].leader == leader)
+			n += snprintf(buf + n, len - n, "%s%s",
+				      e == leader ? "" : ",",
+				      events->ev[e].name);
+	if (n < len)
+		snprintf(buf + n, len - n, "}");
+}
+
+/*
+ * A group is opened with its leader disabled, and the Arm PMU's check of
+ * whether a group fits its counters leaves a disabled leader out
+ * (validate_event), so a group one counter too large opened and never
+ * ran (QEMU's Armv8 PMU: 8 events, 7 counters). Opened once more here on
+ * one CPU, its leader enabled, and closed: a group that does not fit is
+ * refused as the kernel then says (EINVAL, ENOSPC). Any other failure is
+ * left to the real open, which says why.
+ */
+static int check_group_fits(const struct counters *c, int leader, int cpu,
+			    struct error *error)
+{
+	const struct event_list *events = c->events;
+	int fds[BPMC_MAX_EVENTS], n = 0, members = 0, err = 0, fd;
+	struct perf_event_attr attr;
+	char name[512];
+
+	for (int e = leader + 1; e < c->nr_events; e++)
+		members += events->ev[e].leader == leader;
+	if (!members)
+		return 0;
+	for (int e = leader; e < c->nr_events; e++) {
+		if (events->ev[e].leader != leader)
+			continue;
+		counters__attr(&attr, &events->ev[e], e != leader, &c->opts);
+		attr.disabled = 0;
+		fd = syscall(SYS_perf_event_open, &attr, -1, cpu,
+			     e == leader ? -1 : fds[0], PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			if (e != leader &&
+			    (errno == EINVAL || errno == ENOSPC)) {
+				group_name(events, leader, name, sizeof(name));
+				err = error__set(
+					error, -errno,
+					"the group %s does not fit the PMU's counters: its event '%s', the %d%s of %d, is refused on cpu %d (%s)",
+					name, events->ev[e].name, n + 1,
+					n + 1 == 2 ? "nd" :
+					n + 1 == 3 ? "rd" :
+						     "th",
+					members + 1, cpu, strerror(errno));
+			}
+			break;
+		}
+		fds[n++] = fd;
+	}
+	while (n > 0)
+		close(fds[--n]);
+	return err;
+}
+
 /* The CPUs event e counts on: its leader's PMU's, a member living where
  * its leader does. */
 static int event_cpus(const struct counters *c, int e, bool *cpus,
@@ -400,7 +466,11 @@ int counters__open(struct counters *c, const struct event_list *events,
 		for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 			if (!cpus[cpu])
 				continue;
-			err = open_one(c, e, cpu, error);
+			err = opened || events->ev[e].leader != e ?
+				      0 :
+				      check_group_fits(c, e, cpu, error);
+			if (!err)
+				err = open_one(c, e, cpu, error);
 			if (err)
 				goto fail;
 			opened++;

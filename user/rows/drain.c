@@ -54,7 +54,9 @@ struct row_sum {
 
 /*
  * Counts read from a counter (exact mode, group members) carry their own
- * enabled/running times; sampled periods take the interval's. Each entry
+ * enabled/running times, and so do sampled periods of a counter that can
+ * be multiplexed (the time on their CPU since its previous overflow);
+ * others take the interval's. Each entry
  * is scaled on its own before anything is added: a process whose
  * threads ran different shares of their time would otherwise not add up
  * to its threads' rows.
@@ -221,20 +223,29 @@ static size_t group(struct drain_ctx *x, size_t i, unsigned scope,
 		tasks__comm(key_order__tgid(first), (uint32_t)first->task,
 			    interval_data__value(d, first->index)->comm, comm);
 	else if (scope == SCOPE_CGROUP)
-		for (int e = 0; e < nr; e++)
+		for (int e = 0; e < nr; e++) {
 			x->samples[e] += sum->samples[e];
+			x->sums->keyed[e] += sum->count[e];
+		}
 	*err = emit(x, scope, first, sum, comm);
 	return j;
 }
 
-/* One row per event: the fds' own total, the yardstick of the others. */
+/*
+ * One row per event: the fds' own total, the yardstick of the others.
+ * An event enabled all along that never ran (its group never found room
+ * on the PMU) has no count, not a zero: nothing was measured.
+ */
 static int write_system(struct drain_ctx *x)
 {
 	struct row r = { .scope = "system", .pid = -1, .tid = -1 };
+	const struct counter_reading *raw;
 	int err;
 
 	for (int e = 0; e < x->events->nr; e++) {
+		raw = &x->totals->raw[e];
 		r.event = x->events->ev[e].name;
+		r.no_count = raw->enabled && !raw->running;
 		r.count = x->totals->scaled[e];
 		r.running_pct = x->running_pct[e];
 		r.samples = x->samples[e];

@@ -19,6 +19,8 @@ struct drain_sums {
 	uint64_t system[BPMC_MAX_EVENTS];
 	uint64_t samples[BPMC_MAX_EVENTS]; /* the system rows' */
 	uint64_t scope[3][BPMC_MAX_EVENTS]; /* cgroup, process, thread */
+	/* Every key's counts, whichever scopes are written. */
+	uint64_t keyed[BPMC_MAX_EVENTS];
 };
 
 /*

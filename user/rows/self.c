@@ -57,7 +57,8 @@ static struct row self_row(void)
 }
 
 int self__write_rows(struct self *s, const struct prog_stats *prog,
-		     uint64_t samples_lost, struct sink *sink)
+		     uint64_t samples_lost, uint64_t samples_missed,
+		     struct sink *sink)
 {
 	struct rusage usage;
 	struct row r = self_row();
@@ -65,7 +66,7 @@ int self__write_rows(struct self *s, const struct prog_stats *prog,
 	struct {
 		const char *event;
 		uint64_t count, samples;
-	} m[5];
+	} m[6];
 	int err = 0;
 
 	getrusage(RUSAGE_SELF, &usage);
@@ -80,7 +81,9 @@ int self__write_rows(struct self *s, const struct prog_stats *prog,
 	m[3].count = usage.ru_maxrss * 1024ull;
 	m[4].event = "samples_lost";
 	m[4].count = samples_lost;
-	for (int i = 0; i < 5 && !err; i++) {
+	m[5].event = "samples_missed";
+	m[5].count = samples_missed;
+	for (int i = 0; i < 6 && !err; i++) {
 		r.event = m[i].event;
 		r.count = m[i].count;
 		r.samples = i ? 0 : m[i].samples;

@@ -26,12 +26,14 @@ void self__init(struct self *s, const struct prog_stats *start,
 		const struct event_support *events, size_t nr_events);
 /*
  * Writes this interval's rows: bpf_run_time_ns (samples: the runs),
- * cpu_user_ns, cpu_system_ns, peak_rss_bytes and samples_lost, which
- * is written even when 0, then a gauge event_supported:EVENT (1 or 0)
- * per event asked for. prog: the BPF programs' statistics now.
+ * cpu_user_ns, cpu_system_ns, peak_rss_bytes, samples_lost and
+ * samples_missed (rows/missed.h; 0 in exact mode), written even when 0,
+ * then a gauge event_supported:EVENT (1 or 0) per event asked for.
+ * prog: the BPF programs' statistics now.
  */
 int self__write_rows(struct self *s, const struct prog_stats *prog,
-		     uint64_t samples_lost, struct sink *sink);
+		     uint64_t samples_lost, uint64_t samples_missed,
+		     struct sink *sink);
 /*
  * Sampling mode (v7): a gauge sampling_rel_err:EVENT per event whose
  * system row counted something this interval, the relative error its

@@ -11,7 +11,7 @@
 #include "sinks/publish.h"
 #include "sinks/sink.h"
 
-#define CSV_SCHEMA_VERSION 7
+#define CSV_SCHEMA_VERSION 8
 /* The longest text a field holds: a cgroup path, at most. */
 #define CSV_FIELD_MAX 4096
 /* The columns up to v3's, which the repair of a file checks. */

@@ -136,14 +136,16 @@ static int prom_write_row(struct sink *s, const struct row *r)
 		return 0;
 	}
 	bit = scope_of(r->scope);
-	e = r->no_count || !bit ? -1 : event_index(st, r->event);
+	e = !bit ? -1 : event_index(st, r->event);
 	if (e < 0)
 		return 0;
 	if (bit == SCOPE_SYSTEM && r->running_pct >= 0) {
 		st->running[e] = r->running_pct / 100;
 		st->has_running[e] = true;
 	}
-	if (!(p->cfg.scopes & bit) || (!r->count && bit != SCOPE_SYSTEM))
+	/* A system row without a count: the event never ran. */
+	if (r->no_count || !(p->cfg.scopes & bit) ||
+	    (!r->count && bit != SCOPE_SYSTEM))
 		return 0;
 	len = format_labels(p, r);
 	if (len < 0)
