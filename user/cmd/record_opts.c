@@ -121,7 +121,8 @@ static const struct cmd_option record_options[] = {
 	  "default 997: a prime, so periodic work cannot alias)" },
 	{ "by", OPT_BY, required_argument, "SCOPES",
 	  "row scopes: cgroup,process,thread,container\n"
-	  "(default cgroup,process); container adds pod rows" },
+	  "(default cgroup,process,container: container and\n"
+	  "pod rows appear where containers run)" },
 	CMD_OPTION_CGROUP,
 	{ "rollup", OPT_ROLLUP, optional_argument, "D",
 	  "also a cgroup_total row per ancestor, to depth D" },
