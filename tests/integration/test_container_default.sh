@@ -71,4 +71,12 @@ for i in 1 2 3; do
 	echo "  container $i: $got ns (its cgroup rows: $want)"
 	[ "$got" -gt 0 ] && [ "$got" = "$want" ] || fail "container $i: key $got, its cgroup rows $want"
 done
+# The table names each key apart: ids 1 and 2 share 63 digits, so the
+# 12 `docker ps` shows would not; the empty key is outside containers.
+"$BPMC" report --by container "$TMP/cg.csv" >"$TMP/table" 2>&1 || fail "report --by container: $(cat "$TMP/table")"
+sed -n '2,/^$/p' "$TMP/table" | awk 'NF { print $1 }' >"$TMP/names"
+cat "$TMP/names" | sed 's/^/  key: /'
+[ "$(sort "$TMP/names" | uniq -d)" = "" ] || fail "two keys shown as the same string: $(sort "$TMP/names" | uniq -d)"
+grep -q '^(outside' "$TMP/names" || fail "no outside-containers key in the table"
+[ "$(wc -l <"$TMP/names")" = 4 ] || fail "want 4 keys (3 containers, outside), got $(wc -l <"$TMP/names")"
 pass_or_fail

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "common/short_name.h"
 #include "report/output.h"
 
 static int flush_status(FILE *out)
@@ -282,21 +283,50 @@ static char *grid_cell(struct grid *g, unsigned row, unsigned col)
 	return g->cells[row * g->nr_cols + col];
 }
 
+/* Long names are cut in the middle: their start and end both stay. */
 static void put_key(char *cell, const char *s)
 {
-	size_t n = strlen(s);
-
 	if (!*s)
 		snprintf(cell, CELL, "-");
-	else if (n > KEY_WIDTH) {
-		/* Back to a character's start: escaped text is UTF-8. */
-		const char *t = s + n - (KEY_WIDTH - 3);
+	else
+		cut_middle(s, KEY_WIDTH, cell, CELL);
+}
 
-		while (((unsigned char)*t & 0xc0) == 0x80)
-			t++;
-		snprintf(cell, CELL, "...%s", t);
-	} else
-		snprintf(cell, CELL, "%s", s);
+/*
+ * The container column: the runtime and the id's first 12 characters,
+ * as `docker ps` shows them, or the whole id where two keys' 12 would
+ * be the same; the empty key is the outside one. The pod column's
+ * empty key likewise, in a per-pod view.
+ */
+static void put_container(struct grid *g, const struct report_result *r,
+			  unsigned col, unsigned k)
+{
+	char a[CELL], b[CELL], s[4096];
+	unsigned id_len = 12;
+
+	for (unsigned i = 0; i < r->nr_rows && id_len; i++)
+		for (unsigned j = i + 1; j < r->nr_rows && id_len; j++) {
+			short_container(r->rows[i].key[k], 12, a, sizeof(a));
+			short_container(r->rows[j].key[k], 12, b, sizeof(b));
+			if (!strcmp(a, b) &&
+			    strcmp(r->rows[i].key[k], r->rows[j].key[k]))
+				id_len = 0;
+		}
+	for (unsigned i = 0; i < r->nr_rows; i++) {
+		short_container(r->rows[i].key[k], id_len, s, sizeof(s));
+		put_key(grid_cell(g, i + 1, col), s);
+	}
+}
+
+static void put_pod(struct grid *g, const struct report_result *r, unsigned col,
+		    unsigned k)
+{
+	for (unsigned i = 0; i < r->nr_rows; i++) {
+		const char *s = r->rows[i].key[k];
+
+		put_key(grid_cell(g, i + 1, col),
+			*s || strcmp(r->scope, "pod") ? s : OUTSIDE_PODS);
+	}
 }
 
 static unsigned utf8_width(const char *s)
@@ -399,12 +429,19 @@ int report_write_table(const struct report_result *r, FILE *out)
 		snprintf(grid_cell(&g, 0, c++), CELL, "%s%s%s%s",
 			 r->metrics[m].name, *r->metrics[m].unit ? " (" : "",
 			 r->metrics[m].unit, *r->metrics[m].unit ? ")" : "");
+	for (unsigned k = 0; k < r->nr_key_cols; k++)
+		if (!strcmp(r->key_cols[k], "container"))
+			put_container(&g, r, k, k);
+		else if (!strcmp(r->key_cols[k], "pod"))
+			put_pod(&g, r, k, k);
 	for (unsigned i = 0; i < r->nr_rows; i++) {
 		const struct report_row *row = &r->rows[i];
 
 		c = 0;
-		for (unsigned k = 0; k < r->nr_key_cols; k++)
-			put_key(grid_cell(&g, i + 1, c++), row->key[k]);
+		for (unsigned k = 0; k < r->nr_key_cols; k++, c++)
+			if (strcmp(r->key_cols[k], "container") &&
+			    strcmp(r->key_cols[k], "pod"))
+				put_key(grid_cell(&g, i + 1, c), row->key[k]);
 		snprintf(grid_cell(&g, i + 1, c++), CELL, "%.1f", row->seconds);
 		for (unsigned e = 0; e < r->nr_events; e++) {
 			grouped(grid_cell(&g, i + 1, c++), CELL,

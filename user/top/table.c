@@ -8,6 +8,7 @@
 #include "common/grow.h"
 #include "common/scope.h"
 #include "common/strbuf.h"
+#include "common/short_name.h"
 #include "top/table.h"
 
 /* Each grouping's scope: the words are common/scope.h's. */
@@ -88,12 +89,13 @@ static char *display_name(const struct row *r, enum top_scope s)
 		snprintf(raw, sizeof(raw), "%s/%s", or_empty(r->namespace),
 			 r->pod_name);
 	else if (s == TOP_POD)
-		snprintf(raw, sizeof(raw), "%s", or_empty(r->pod));
+		snprintf(raw, sizeof(raw), "%s",
+			 r->pod && *r->pod ? r->pod : OUTSIDE_PODS);
 	else if (s == TOP_CONTAINER && r->container_name)
 		snprintf(raw, sizeof(raw), "%s/%s/%s", or_empty(r->namespace),
 			 or_empty(r->pod_name), r->container_name);
 	else if (s == TOP_CONTAINER)
-		snprintf(raw, sizeof(raw), "%s", or_empty(r->container));
+		short_container(or_empty(r->container), 12, raw, sizeof(raw));
 	else
 		snprintf(raw, sizeof(raw), "%s", or_empty(r->cgroup));
 	strbuf__init(&b, out, sizeof(out), 0);

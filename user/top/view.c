@@ -9,6 +9,7 @@
 
 #include "common/escape.h"
 #include "common/util.h"
+#include "common/short_name.h"
 #include "top/view.h"
 
 /* The rows above and below the keys: four of header, the column
@@ -435,7 +436,7 @@ static void key_line(const struct top_view *v, const struct top_table *t,
 		     const struct item *it, const int *cols, const int *widths,
 		     int nr_cols, int width, char *l)
 {
-	char cell[64];
+	char cell[64], name[1024];
 	int used = 0;
 
 	for (int k = 0; k < nr_cols; k++) {
@@ -445,7 +446,10 @@ static void key_line(const struct top_view *v, const struct top_table *t,
 	}
 	if (it->depth)
 		put(l, &used, width, "  `- ");
-	put(l, &used, width, it->e->name);
+	/* Cut in the middle: two containers of a pod differ at the end. */
+	cut_middle(it->e->name, width > used ? (unsigned)(width - used) : 0,
+		   name, sizeof(name));
+	put(l, &used, width, name);
 }
 
 static void column_headers(const struct top_view *v, const int *cols,
