@@ -6,11 +6,15 @@
 # --by cgroup,process (its cgroup rows' container and pod columns, never
 # a cgroup twice: a --rollup's cgroup_total rows are left apart), and on
 # both the keys, outside containers included, add up to the system row.
+# The table and the HTML page name every key apart (ids sharing 63
+# digits) and the outside key by name.
 . "$(dirname "$0")/lib.sh"
 need_root
 
 T=bpmc-test-$$
-h() { printf '%064x' "$1"; }
+# 64-hex ids unique to this run (other tests may fake containers at the
+# same time), the three sharing their first 63 digits.
+h() { printf '%08x%055x%x' $$ 0 "$1"; }
 U1=3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b
 C1=$T/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${U1//-/_}.slice/cri-containerd-$(h 1).scope
 C2=$T/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${U1//-/_}.slice/cri-containerd-$(h 2).scope
@@ -40,10 +44,10 @@ for s in container pod; do
 	csv_awk -v s=$s '$col("scope") == s && $col(s) == "" { n++ } END { exit !n }' "$TMP/def.csv" ||
 		fail "the defaults wrote no outside-${s}s row"
 done
-# In each interval the container rows with the outside row are the system row.
+# In every interval the container rows with the outside row are the system row.
 csv_awk '$col("event") == "cpu-clock" && $col("scope") == "container" { c[$col("time")] += $col("count") }
 	$col("event") == "cpu-clock" && $col("scope") == "system" { s[$col("time")] = $col("count") }
-	END { for (t in c) if (c[t] != s[t]) { print t, c[t], s[t]; exit 1 } }' "$TMP/def.csv" ||
+	END { for (t in s) if (c[t] != s[t]) { print t, c[t], s[t]; exit 1 } }' "$TMP/def.csv" ||
 	fail "container rows and the outside row do not add up to the system row"
 
 # report --by container|pod: every key, and the system row, as CSV.
@@ -72,11 +76,20 @@ for i in 1 2 3; do
 	[ "$got" -gt 0 ] && [ "$got" = "$want" ] || fail "container $i: key $got, its cgroup rows $want"
 done
 # The table names each key apart: ids 1 and 2 share 63 digits, so the
-# 12 `docker ps` shows would not; the empty key is outside containers.
+# 12 `docker ps` shows would not (their whole ids, cut in the middle);
+# id 3's 12 are its own; the empty key is outside containers.
 "$BPMC" report --by container "$TMP/cg.csv" >"$TMP/table" 2>&1 || fail "report --by container: $(cat "$TMP/table")"
 sed -n '2,/^$/p' "$TMP/table" | awk 'NF { print $1 }' >"$TMP/names"
 cat "$TMP/names" | sed 's/^/  key: /'
 [ "$(sort "$TMP/names" | uniq -d)" = "" ] || fail "two keys shown as the same string: $(sort "$TMP/names" | uniq -d)"
 grep -q '^(outside' "$TMP/names" || fail "no outside-containers key in the table"
-[ "$(wc -l <"$TMP/names")" = 4 ] || fail "want 4 keys (3 containers, outside), got $(wc -l <"$TMP/names")"
+for i in 1 2; do
+	grep -q "$(h $i | tail -c 13)\$" "$TMP/names" || fail "container $i ($(h $i)) not shown by its id's end"
+done
+# A container whose 12 are its own: as docker ps shows it.
+grep -qx "docker://$(h 3 | head -c 12)" "$TMP/names" || fail "container 3 not shown as docker://$(h 3 | head -c 12)"
+# The HTML page's table has the outside key too, named.
+"$BPMC" report --by container --html "$TMP/page.html" "$TMP/cg.csv" >/dev/null 2>"$TMP/err" ||
+	fail "report --html: $(cat "$TMP/err")"
+grep -q '<td>(outside containers)</td>' "$TMP/page.html" || fail "no outside-containers key in the HTML table"
 pass_or_fail

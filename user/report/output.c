@@ -294,25 +294,26 @@ static void put_key(char *cell, const char *s)
 
 /*
  * The container column: the runtime and the id's first 12 characters,
- * as `docker ps` shows them, or the whole id where two keys' 12 would
- * be the same; the empty key is the outside one. The pod column's
+ * as `docker ps` shows them, or the whole id where another key's 12
+ * would be the same (n^2 over the shown rows: --top's, 20 by default);
+ * the empty key is the outside one. The pod column's
  * empty key likewise, in a per-pod view.
  */
 static void put_container(struct grid *g, const struct report_result *r,
 			  unsigned col, unsigned k)
 {
 	char a[CELL], b[CELL], s[4096];
-	unsigned id_len = 12;
 
-	for (unsigned i = 0; i < r->nr_rows && id_len; i++)
-		for (unsigned j = i + 1; j < r->nr_rows && id_len; j++) {
-			short_container(r->rows[i].key[k], 12, a, sizeof(a));
+	for (unsigned i = 0; i < r->nr_rows; i++) {
+		unsigned id_len = 12;
+
+		short_container(r->rows[i].key[k], 12, a, sizeof(a));
+		for (unsigned j = 0; j < r->nr_rows && id_len; j++) {
 			short_container(r->rows[j].key[k], 12, b, sizeof(b));
 			if (!strcmp(a, b) &&
 			    strcmp(r->rows[i].key[k], r->rows[j].key[k]))
 				id_len = 0;
 		}
-	for (unsigned i = 0; i < r->nr_rows; i++) {
 		short_container(r->rows[i].key[k], id_len, s, sizeof(s));
 		put_key(grid_cell(g, i + 1, col), s);
 	}

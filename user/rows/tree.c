@@ -66,8 +66,9 @@ static int write_counts(struct sink *sink, struct row *r,
 /*
  * The "outside containers" (or pods) row: the system row less the
  * container (pod) rows, so that the keys of a per-container view add up
- * to the host. Its container and pod are empty. Only where containers
- * run: on a host without any it would repeat the system row.
+ * to the host. Its container and pod are empty. Every interval, so that
+ * a sum over the rows of any stretch of time adds up too (on a host
+ * without containers it is the system row again: one row an event).
  */
 static int write_outside(enum group_by by, const struct event_list *events,
 			 const uint64_t *system, const uint64_t *in,
@@ -152,7 +153,7 @@ static int write_grouped(const struct cgroup_sum *sums, size_t nr,
 				   running_pct);
 	}
 	free(order);
-	if (!err && n && system)
+	if (!err && system)
 		err = write_outside(by, events, system, in, in_samples,
 				    system_samples, running_pct, sink);
 	return err;

@@ -30,7 +30,7 @@ void tree__set_names(const struct rows_opts *opts, const char *pod,
 
 /*
  * The container and pod rows (opts->scopes has SCOPE_CONTAINER), each
- * followed, where any was written, by its "outside" row: scope
+ * followed by its "outside" row: scope
  * "container" (or "pod") with an empty container and pod, the system
  * row (system, system_samples; NULL: none) less those rows. Then
  * --rollup's rows.

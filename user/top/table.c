@@ -74,7 +74,7 @@ static bool same_key(const struct top_entry *e, const struct row *r,
  * What the name column says: a process as comm[pid], a pod and a
  * container by Kubernetes' names where the kubelet gave them.
  */
-static char *display_name(const struct row *r, enum top_scope s)
+static char *display_name(const struct row *r, enum top_scope s, bool *id_name)
 {
 	char raw[4400], out[4400 * 4];
 	struct strbuf b;
@@ -94,9 +94,10 @@ static char *display_name(const struct row *r, enum top_scope s)
 	else if (s == TOP_CONTAINER && r->container_name)
 		snprintf(raw, sizeof(raw), "%s/%s/%s", or_empty(r->namespace),
 			 or_empty(r->pod_name), r->container_name);
-	else if (s == TOP_CONTAINER)
+	else if (s == TOP_CONTAINER) {
 		short_container(or_empty(r->container), 12, raw, sizeof(raw));
-	else
+		*id_name = r->container && *r->container;
+	} else
 		snprintf(raw, sizeof(raw), "%s", or_empty(r->cgroup));
 	strbuf__init(&b, out, sizeof(out), 0);
 	escape_text(&b, raw);
@@ -108,6 +109,7 @@ static struct top_entry *find_or_add(struct top_table *t, const struct row *r,
 {
 	struct hash_probe p = hash_index__probe(&t->index, key_hash(r, s));
 	struct top_entry *e;
+	bool id_name = false;
 	uint32_t i;
 
 	while ((i = hash_index__next(&t->index, &p)) != HASH_INDEX_END)
@@ -122,7 +124,8 @@ static struct top_entry *find_or_add(struct top_table *t, const struct row *r,
 		.cgroup_id = r->cgroup_id,
 		.pid = r->pid,
 		.tid = r->tid,
-		.name = display_name(r, s),
+		.name = display_name(r, s, &id_name),
+		.id_name = id_name,
 		.container = strdup(or_empty(r->container)),
 		.pod = strdup(or_empty(r->pod)),
 	};
@@ -148,6 +151,53 @@ int top_table__add(struct top_table *t, const struct row *r, int ev)
 		return -ENOMEM;
 	e->count[ev] += r->count;
 	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(struct top_entry *const *)a)->name,
+		      (*(struct top_entry *const *)b)->name);
+}
+
+/* The whole id, escaped, for e's name. */
+static int name_whole(struct top_entry *e)
+{
+	char out[4400 * 4];
+	struct strbuf b;
+	char *name;
+
+	strbuf__init(&b, out, sizeof(out), 0);
+	escape_text(&b, e->container);
+	name = strdup(out);
+	if (!name)
+		return -ENOMEM;
+	free(e->name);
+	e->name = name;
+	e->id_name = false;
+	return 0;
+}
+
+int top_table__finish(struct top_table *t)
+{
+	struct top_entry **v = malloc((t->nr + 1) * sizeof(*v));
+	size_t n = 0, i, j;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < t->nr; i++)
+		if (t->entries[i].id_name)
+			v[n++] = &t->entries[i];
+	qsort(v, n, sizeof(*v), by_name);
+	/* Runs of one name: each of them by its whole id. */
+	for (i = 0; i < n && !err; i = j) {
+		for (j = i + 1; j < n && !strcmp(v[j]->name, v[i]->name); j++)
+			;
+		for (size_t k = i; j - i > 1 && k < j && !err; k++)
+			err = name_whole(v[k]);
+	}
+	free(v);
+	return err;
 }
 
 void top_table__reset(struct top_table *t)

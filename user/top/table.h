@@ -34,6 +34,7 @@ struct top_entry {
 	int64_t pid, tid;
 	char *name; /* as shown: escaped, valid UTF-8, no control character */
 	char *container, *pod; /* raw, for a process's parent; "" if none */
+	bool id_name; /* name is the runtime and 12 of the id: may clash */
 	uint64_t count[TOP_MAX_EVENTS];
 };
 
@@ -54,6 +55,13 @@ void top_table__reset(struct top_table *t);
 void top_table__free(struct top_table *t);
 /* Adds a row's count; ev is its event's index. 0 or -ENOMEM. */
 int top_table__add(struct top_table *t, const struct row *r, int ev);
+/*
+ * At the interval's end: a container named by its runtime and 12
+ * characters of its id whose name another container's matches is named
+ * by its whole id instead, so that no two keys show the same string.
+ * 0 or -ENOMEM.
+ */
+int top_table__finish(struct top_table *t);
 /* The scope of a row's word, or -1 (system, self, meta...). */
 int top_scope_of(const char *scope);
 /* "container", "pod", "cgroup", "process", "thread". */
