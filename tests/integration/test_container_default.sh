@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Containers by default: a recording on the defaults (no --by) in real
+# Containers by default: a recording on the defaults (no --by), and make
+# run's (scripts/run-default, which shows the top containers), in real
 # cgroups named as Docker, containerd and the kubelet name them has
 # container and pod rows and an outside-containers row; `report --by
 # container` and `--by pod` answer the same from a recording made with
@@ -28,12 +29,19 @@ start_record "$TMP/log1" -e cpu-clock -I 500 -d 5 -o "$TMP/def.csv" || exit 1
 pid1=$RECORD_PID
 start_record "$TMP/log2" -e cpu-clock --by cgroup,process --rollup -I 500 -d 5 -o "$TMP/cg.csv" || exit 1
 pid2=$RECORD_PID
+# And make run's script, on the defaults too.
+BPMC_BIN=$BPMC BPMC_RUN_SECONDS=4 BPMC_RUN_OUT=$TMP/run.csv "$ROOT/scripts/run-default" >"$TMP/run.out" 2>&1 &
+run_pid=$!
+PIDS+=("$run_pid")
 pids=()
 for cg in "$CGA" "$CGB" "$CGC" "$CGD"; do
 	spawn_in "$cg" "$HELPERS/burner" 15 2
 	pids+=("$SPAWNED")
 done
 wait "${pids[@]}"
+wait "$run_pid" || fail "scripts/run-default failed: $(cat "$TMP/run.out")"
+grep -q "top containers" "$TMP/run.out" && grep -q "docker://$(h 3 | head -c 12)" "$TMP/run.out" &&
+	grep -q "(outside containers)" "$TMP/run.out" || fail "make run shows no top containers: $(cat "$TMP/run.out")"
 wait "$pid1" || fail "bpmc record (defaults) failed: $(cat "$TMP/log1")"
 wait "$pid2" || fail "bpmc record --by cgroup,process failed: $(cat "$TMP/log2")"
 
