@@ -30,6 +30,10 @@ for cg in "$CGA" "$CGB" "$CGC" "$CGD"; do
 	pids+=("$SPAWNED")
 done
 
+# A recording beside top, for report's table: names first there too.
+start_record "$TMP/log" -e cpu-clock -I 1000 -d 4 --kube-pods-dir "$PODS" --kube-containers-dir "$CTRS" \
+	-o "$TMP/out.csv" || exit 1
+rec=$RECORD_PID
 # 60 columns: the names must be cut to fit.
 "$BPMC" top -b -d 3 -I 1000 -e cpu-clock --by container --width 60 \
 	--kube-pods-dir "$PODS" --kube-containers-dir "$CTRS" >"$TMP/all" 2>"$TMP/err" ||
@@ -37,6 +41,7 @@ done
 "$BPMC" top -b -d 3 -I 1000 -e cpu-clock --by container --filter 'shop/' \
 	--kube-pods-dir "$PODS" --kube-containers-dir "$CTRS" >"$TMP/shop" 2>"$TMP/err" ||
 	fail "bpmc top --filter: $(cat "$TMP/err")"
+wait "$rec" || fail "bpmc record failed: $(cat "$TMP/log")"
 kill "${pids[@]}" 2>/dev/null
 wait "${pids[@]}" 2>/dev/null
 
@@ -55,4 +60,14 @@ names "$TMP/shop" >"$TMP/shop.names"
 sed 's/^/  --filter shop\/: /' "$TMP/shop.names"
 [ "$(grep -c '^shop/' "$TMP/shop.names")" = 2 ] && [ "$(wc -l <"$TMP/shop.names")" = 2 ] ||
 	fail "--filter shop/ did not keep the pod's two containers alone"
+
+# report --by container: the same names in its first column, apart.
+"$BPMC" report --by container "$TMP/out.csv" >"$TMP/table" 2>&1 || fail "report: $(cat "$TMP/table")"
+head -1 "$TMP/table" | grep -q "pod_name" && fail "report's table repeats the names in their own columns: $(head -1 "$TMP/table")"
+sed -n '2,/^$/p' "$TMP/table" | awk 'NF { print $1 }' >"$TMP/report.names"
+sed 's/^/  report: /' "$TMP/report.names"
+[ -z "$(sort "$TMP/report.names" | uniq -d)" ] || fail "report: two keys shown the same: $(sort "$TMP/report.names" | uniq -d)"
+grep -qx 'shop/cart-7d9f5c6b8d-xk2lp/api-gateway' "$TMP/report.names" &&
+	grep -qx 'shop/cart-7d9f5c6b8d-xk2lp/api-worker' "$TMP/report.names" ||
+	fail "report: the pod's containers are not namespace/pod/container"
 pass_or_fail
