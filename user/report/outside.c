@@ -38,7 +38,7 @@ static uint64_t less(uint64_t a, uint64_t b)
 }
 
 /*
- * The outside key of one host (host_len < 0: of all hosts together):
+ * The outside key of one host (host_at < 0: of all hosts together):
  * the system cells of sys[0..nr_sys) less every other key's.
  */
 static int fix_host(struct agg_table *keys, struct agg_entry *const *sys,
@@ -50,6 +50,8 @@ static int fix_host(struct agg_table *keys, struct agg_entry *const *sys,
 	unsigned base = UINT16_MAX, end = 0;
 	size_t nr = keys->nr;
 
+	if (!nr_sys)
+		return 0;
 	agg_key__reset(&k);
 	for (unsigned i = 0; i < nr_key; i++) {
 		if ((int)i == host_at)
@@ -57,15 +59,12 @@ static int fix_host(struct agg_table *keys, struct agg_entry *const *sys,
 		else
 			agg_key__add(&k, "", 0);
 	}
-	(void)ctr_at;
 	for (size_t s = 0; s < nr_sys; s++) {
 		if (sys[s]->cell_base < base)
 			base = sys[s]->cell_base;
 		if (sys[s]->cell_base + sys[s]->nr_cells > end)
 			end = sys[s]->cell_base + sys[s]->nr_cells;
 	}
-	if (!nr_sys)
-		return 0;
 	out = agg_table__get(keys, k.buf, k.len, agg_hash(k.buf, k.len));
 	if (!out)
 		return -ENOMEM;
