@@ -351,6 +351,40 @@ static void test_container_names(void)
 	stop(&r);
 }
 
+/*
+ * A container restarted within the interval: a new id, the same
+ * namespace/pod/container. Both are shown, apart: with 12 of their ids,
+ * or, where those match too, the whole ids.
+ */
+static void test_restarted_names(void)
+{
+	struct run r = {};
+
+	if (!start(&r, TOP_CONTAINER, 200, NULL))
+		return;
+	interval(&r, events2, 2);
+	row(&r, "system", 0, NULL, -1, NULL, "cpu-clock", 4000000000ull);
+	row_ctr(&r, "containerd://7f3c9a1b2d4e99", "shop", "cart", "api",
+		900000000);
+	row_ctr(&r, "containerd://1e2d3c4b5a6988", "shop", "cart", "api",
+		800000000);
+	row_ctr(&r, "containerd://0000000000000001", "shop", "cart", "db",
+		700000000);
+	row_ctr(&r, "containerd://0000000000000002", "shop", "cart", "db",
+		600000000);
+	finish(&r);
+	ASSERT_TRUE(line_of(r.text, "containerd://7f3c9a1b2d4e") &&
+			    line_of(r.text, "containerd://1e2d3c4b5a69"),
+		    "a name twice: each with 12 of its id");
+	ASSERT_TRUE(strstr(r.text,
+			   "shop/cart/api containerd://7f3c9a1b2d4e\n") != NULL,
+		    "the name first");
+	ASSERT_TRUE(line_of(r.text, "containerd://0000000000000001") &&
+			    line_of(r.text, "containerd://0000000000000002"),
+		    "12 alike too: the whole ids");
+	stop(&r);
+}
+
 /* A host without containers has their outside row only: cgroups. */
 static void test_outside_alone(void)
 {
@@ -391,6 +425,7 @@ static void test_idle_last(void)
 static const struct subtest tests[] = {
 	{ "container_names", test_container_names },
 	{ "idle_last", test_idle_last },
+	{ "restarted_names", test_restarted_names },
 	{ "outside_alone", test_outside_alone },
 	{ "order_and_rates", test_order_and_rates },
 	{ "no_containers_fall_back", test_no_containers_fall_back },

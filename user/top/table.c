@@ -159,21 +159,36 @@ static int by_name(const void *a, const void *b)
 		      (*(struct top_entry *const *)b)->name);
 }
 
-/* The whole id, escaped, for e's name. */
-static int name_whole(struct top_entry *e)
+/* e's name one level longer (top_table__finish). */
+static int name_longer(struct top_entry *e)
 {
-	char out[4400 * 4];
+	char id[4400], out[4400 * 4 + 4096];
 	struct strbuf b;
 	char *name;
 
-	strbuf__init(&b, out, sizeof(out), 0);
-	escape_text(&b, e->container);
+	if (e->id_name) {
+		/* The whole id, and no more to add. */
+		short_container(e->container, 0, id, sizeof(id));
+		strbuf__init(&b, out, sizeof(out), 0);
+		escape_text(&b, id);
+		e->level = 2;
+		e->id_name = false;
+	} else {
+		if (!e->level)
+			e->base_len = strlen(e->name);
+		short_container(e->container, e->level ? 0 : 12, id,
+				sizeof(id));
+		strbuf__init(&b, out, sizeof(out), 0);
+		strbuf__put(&b, e->name, e->base_len);
+		strbuf__putc(&b, ' ');
+		escape_text(&b, id);
+		e->level++;
+	}
 	name = strdup(out);
 	if (!name)
 		return -ENOMEM;
 	free(e->name);
 	e->name = name;
-	e->id_name = false;
 	return 0;
 }
 
@@ -181,20 +196,30 @@ int top_table__finish(struct top_table *t)
 {
 	struct top_entry **v = malloc((t->nr + 1) * sizeof(*v));
 	size_t n = 0, i, j;
+	bool longer = true;
 	int err = 0;
 
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < t->nr; i++)
-		if (t->entries[i].id_name)
+		if (t->entries[i].scope == TOP_CONTAINER &&
+		    *t->entries[i].container)
 			v[n++] = &t->entries[i];
-	qsort(v, n, sizeof(*v), by_name);
-	/* Runs of one name: each of them by its whole id. */
-	for (i = 0; i < n && !err; i = j) {
-		for (j = i + 1; j < n && !strcmp(v[j]->name, v[i]->name); j++)
-			;
-		for (size_t k = i; j - i > 1 && k < j && !err; k++)
-			err = name_whole(v[k]);
+	/* Runs of one name: each of them longer, until none is left. */
+	while (longer && !err) {
+		longer = false;
+		qsort(v, n, sizeof(*v), by_name);
+		for (i = 0; i < n && !err; i = j) {
+			for (j = i + 1;
+			     j < n && !strcmp(v[j]->name, v[i]->name); j++)
+				;
+			for (size_t k = i; j - i > 1 && k < j && !err; k++) {
+				if (v[k]->level >= 2)
+					continue;
+				err = name_longer(v[k]);
+				longer = true;
+			}
+		}
 	}
 	free(v);
 	return err;
