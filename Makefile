@@ -123,6 +123,7 @@ stage_ldlibs = $(sort $(foreach s,$(DEPS_$(1)),$(EXTLIBS_$(s))))
 # Each unit test and bench links the stage it exercises, nothing more.
 STAGE_test_util := common
 STAGE_test_strbuf := common
+STAGE_test_short_name := common
 STAGE_test_hash_index := common
 STAGE_test_events := names
 STAGE_test_pmu_table := names

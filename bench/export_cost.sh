@@ -7,7 +7,8 @@
 # from a bare BPF hash with no bpmc code (map_take_floor).
 # Then the user-space half alone at 100k keys (rows_cost, no BPF): the
 # rows stage, CSV formatted to /dev/null, the CSV file, the .gz file; in
-# one cgroup as above, and over 1000 Kubernetes containers (long paths).
+# one cgroup as above, and over 1000 Kubernetes containers (long paths),
+# without and with their container and pod rows (k8sc: record's default).
 . "$(dirname "$0")/lib.sh"
 for n in 1000 10000 100000; do
 	runs=()
@@ -20,7 +21,7 @@ for n in 1000 10000 100000; do
 	done
 	"$ROOT/build/bench/map_take_floor" "$n" 48 | sed "s/^take_floor/export_${n}_take_floor/"
 done
-for c in "root:" "k8s:-c 1000"; do
+for c in "root:" "k8s:-c 1000" "k8sc:-c 1000 -C"; do
 	runs=()
 	for i in 1 2 3 4 5; do
 		# shellcheck disable=SC2086 # the options are words

@@ -281,10 +281,13 @@ int main(int argc, char **argv)
 	long n;
 	int ret = 1;
 
-	while ((opt = getopt(argc, argv, "c:Hr:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:CHr:k:")) != -1) {
 		switch (opt) {
 		case 'c':
 			k = atoi(optarg);
+			break;
+		case 'C': /* record's default: container and pod rows */
+			ropts.scopes |= SCOPE_CONTAINER;
 			break;
 		case 'H':
 			with_hostile = true;
@@ -303,7 +306,7 @@ int main(int argc, char **argv)
 	if (n <= 0 || k < 1 || k > MAX_CGROUPS - 16 || reps < 1 ||
 	    reps > MAX_REPS) {
 		fprintf(stderr,
-			"usage: rows_cost [-c CGROUPS] [-H] [-r REPS] [-k DIR] N\n");
+			"usage: rows_cost [-c CGROUPS] [-C] [-H] [-r REPS] [-k DIR] N\n");
 		return 2;
 	}
 	if (with_hostile) {

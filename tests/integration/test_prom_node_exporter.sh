@@ -7,8 +7,8 @@
 # times while bpmc rewrites it four times a second never sees a part of
 # one), and goes when bpmc stops. The burner's cgroup is shaped like a
 # Kubernetes container's: its container and pod series are exported (the
-# default --prom-scopes) while the CSV, --by cgroup,process by default,
-# gets no container or pod rows.
+# default --prom-scopes) while the CSV, --by cgroup,process here (the
+# default adds container), gets no container or pod rows.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_root
@@ -22,7 +22,7 @@ CGP="$REL/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD//-
 mk_cgroup BURN "$CGP" || exit 1
 TF=$TMP/textfile
 mkdir "$TF" || exit 1
-start_record "$TMP/log" -e cpu-clock,page-faults -I 250 -d 30 -o "$TMP/out.csv" --textfile "$TF" || exit 1
+start_record "$TMP/log" -e cpu-clock,page-faults -I 250 -d 30 --by cgroup,process -o "$TMP/out.csv" --textfile "$TF" || exit 1
 spawn_in "$BURN" "$HELPERS/burner" 50 8
 port=$(free_port)
 spawn prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \

@@ -256,7 +256,177 @@ static void test_format_si(void)
 	ASSERT_STREQ(b, "45.6M", "M");
 }
 
+static void row_ctr(struct run *r, const char *container, const char *ns,
+		    const char *pod_name, const char *ctr_name, uint64_t count)
+{
+	struct row w = {
+		.scope = "container",
+		.pid = -1,
+		.tid = -1,
+		.container = container,
+		.pod = container ? "3f2a1c0e-1b2d-4e5f-8a9b-0c1d2e3f4a5b" :
+				   NULL,
+		.namespace = ns,
+		.pod_name = pod_name,
+		.container_name = ctr_name,
+		.event = "cpu-clock",
+		.count = count,
+		.running_pct = 100,
+	};
+	struct sink *s = top__sink(r->top);
+
+	ASSERT_EQ(s->ops->write_row(s, &w), 0, "write_row");
+}
+
+/* Every name line of a --batch text (after the NAME header). */
+static int names(const char *text, int width, char out[][128], int max)
+{
+	const char *l = strstr(text, "NAME\n"), *nl;
+	int n = 0;
+
+	if (!l)
+		return 0;
+	for (l = strchr(l, '\n') + 1;
+	     (nl = strchr(l, '\n')) && nl > l && n < max; l = nl + 1) {
+		/* The name starts past the last column: at the NAME column. */
+		snprintf(out[n++], 128, "%.*s", (int)(nl - l), l);
+	}
+	(void)width;
+	return n;
+}
+
+/*
+ * Names first, never two the same: two containers of one pod whose
+ * names differ at the end, at a width that must cut them; two ids that
+ * share 63 digits (their 12 `docker ps` characters the same); the
+ * outside key. The keys add up to the system row.
+ */
+static void test_container_names(void)
+{
+	struct run r = {};
+	char got[16][128];
+	int n;
+
+	if (!start(&r, TOP_CONTAINER, 60, NULL))
+		return;
+	interval(&r, events2, 2);
+	row(&r, "system", 0, NULL, -1, NULL, "cpu-clock", 4000000000ull);
+	row_ctr(&r, "containerd://a1", "shop",
+		"cart-7d9f5c6b8d-xk2lp-with-a-long-generated-suffix",
+		"api-gateway", 900000000);
+	row_ctr(&r, "containerd://a2", "shop",
+		"cart-7d9f5c6b8d-xk2lp-with-a-long-generated-suffix",
+		"api-worker", 800000000);
+	row_ctr(&r,
+		"docker://00000000000000000000000000000000000000000000000000"
+		"00000000000001",
+		NULL, NULL, NULL, 700000000);
+	row_ctr(&r,
+		"docker://00000000000000000000000000000000000000000000000000"
+		"00000000000002",
+		NULL, NULL, NULL, 600000000);
+	row_ctr(&r,
+		"docker://7f3c9a1b2d4e0000000000000000000000000000000000000000"
+		"000000000003",
+		NULL, NULL, NULL, 500000000);
+	row_ctr(&r, NULL, NULL, NULL, NULL, 500000000);
+	finish(&r);
+	n = names(r.text, 60, got, 16);
+	ASSERT_EQ(n, 6, "6 keys");
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			ASSERT_TRUE(strcmp(got[i], got[j]),
+				    "no two keys shown the same");
+	ASSERT_TRUE(strstr(r.text, "(outside containers)") != NULL,
+		    "the outside key, named");
+	ASSERT_TRUE(strstr(r.text, "docker://7f3c9a1b2d4e\n") != NULL,
+		    "an id as docker ps shows it");
+	ASSERT_TRUE(strstr(r.text, "000000000001\n") &&
+			    strstr(r.text, "000000000002\n"),
+		    "ids alike in their first 12: their ends shown");
+	ASSERT_TRUE(strstr(r.text, "shop/cart-") && strstr(r.text, "~") &&
+			    strstr(r.text, "/api-worker\n") &&
+			    strstr(r.text, "/api-gateway\n"),
+		    "namespace/pod/container, cut in the middle");
+	stop(&r);
+}
+
+/*
+ * A container restarted within the interval: a new id, the same
+ * namespace/pod/container. Both are shown, apart: with 12 of their ids,
+ * or, where those match too, the whole ids.
+ */
+static void test_restarted_names(void)
+{
+	struct run r = {};
+
+	if (!start(&r, TOP_CONTAINER, 200, NULL))
+		return;
+	interval(&r, events2, 2);
+	row(&r, "system", 0, NULL, -1, NULL, "cpu-clock", 4000000000ull);
+	row_ctr(&r, "containerd://7f3c9a1b2d4e99", "shop", "cart", "api",
+		900000000);
+	row_ctr(&r, "containerd://1e2d3c4b5a6988", "shop", "cart", "api",
+		800000000);
+	row_ctr(&r, "containerd://0000000000000001", "shop", "cart", "db",
+		700000000);
+	row_ctr(&r, "containerd://0000000000000002", "shop", "cart", "db",
+		600000000);
+	finish(&r);
+	ASSERT_TRUE(line_of(r.text, "containerd://7f3c9a1b2d4e") &&
+			    line_of(r.text, "containerd://1e2d3c4b5a69"),
+		    "a name twice: each with 12 of its id");
+	ASSERT_TRUE(strstr(r.text,
+			   "shop/cart/api containerd://7f3c9a1b2d4e\n") != NULL,
+		    "the name first");
+	ASSERT_TRUE(line_of(r.text, "containerd://0000000000000001") &&
+			    line_of(r.text, "containerd://0000000000000002"),
+		    "12 alike too: the whole ids");
+	stop(&r);
+}
+
+/* A host without containers has their outside row only: cgroups. */
+static void test_outside_alone(void)
+{
+	struct run r = {};
+
+	if (!start(&r, TOP_CONTAINER, 120, NULL))
+		return;
+	interval(&r, events2, 2);
+	row(&r, "system", 0, NULL, -1, NULL, "cpu-clock", 4000000000ull);
+	row(&r, "cgroup", 9, "/hot", -1, NULL, "cpu-clock", 1200000000);
+	row_ctr(&r, NULL, NULL, NULL, NULL, 4000000000ull);
+	finish(&r);
+	ASSERT_TRUE(strstr(r.text, "by cgroup (no containers here)") != NULL,
+		    "the outside key alone: cgroups, said");
+	stop(&r);
+}
+
+/* The process view: the idle task (pid 0) after every process. */
+static void test_idle_last(void)
+{
+	struct run r = {};
+	const char *idle, *burner;
+
+	if (!start(&r, TOP_PROCESS, 120, NULL))
+		return;
+	interval(&r, events2, 2);
+	row(&r, "system", 0, NULL, -1, NULL, "cpu-clock", 4000000000ull);
+	row(&r, "process", 1, "/", 0, "swapper/0", "cpu-clock", 3000000000ull);
+	row(&r, "process", 9, "/hot", 42, "burner", "cpu-clock", 600000000);
+	finish(&r);
+	idle = line_of(r.text, "swapper/0[0]");
+	burner = line_of(r.text, "burner[42]");
+	if (ASSERT_TRUE(idle && burner, "both shown"))
+		ASSERT_TRUE(burner < idle, "the idle task last");
+	stop(&r);
+}
+
 static const struct subtest tests[] = {
+	{ "container_names", test_container_names },
+	{ "idle_last", test_idle_last },
+	{ "restarted_names", test_restarted_names },
+	{ "outside_alone", test_outside_alone },
 	{ "order_and_rates", test_order_and_rates },
 	{ "no_containers_fall_back", test_no_containers_fall_back },
 	{ "filter_and_process", test_filter_and_process },

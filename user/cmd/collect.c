@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/capability.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,17 @@ int parse_seconds_ms(const char *s, uint64_t *ms)
 	return *ms ? 0 : -EINVAL;
 }
 
+/* False with errno set (ENOTDIR for a file) when path is no directory. */
+static bool is_directory(const char *path)
+{
+	struct stat st;
+
+	if (!*path || stat(path, &st))
+		return false;
+	errno = S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	return !errno;
+}
+
 int collect_parse_option(struct collect_env *env, int key, const char *arg,
 			 struct error *err)
 {
@@ -118,6 +130,22 @@ int collect_parse_option(struct collect_env *env, int key, const char *arg,
 	switch (key) {
 	case 'e':
 		env->events = arg;
+		return 0;
+	case OPT_KUBE_PODS_DIR:
+	case OPT_KUBE_CONTAINERS_DIR:
+		/* Given, it must be there: a typo would only show as names
+		 * that never come. */
+		if (!is_directory(arg))
+			return error__set(err, ENOTDIR,
+					  "no directory '--%s %s': %s",
+					  key == OPT_KUBE_PODS_DIR ?
+						  "kube-pods-dir" :
+						  "kube-containers-dir",
+					  arg, strerror(*arg ? errno : ENOENT));
+		if (key == OPT_KUBE_PODS_DIR)
+			env->kube_pods_dir = arg;
+		else
+			env->kube_containers_dir = arg;
 		return 0;
 	case 'd':
 		if (parse_seconds_ms(arg, &env->duration_ms))

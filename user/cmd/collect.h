@@ -94,12 +94,28 @@ enum {
 	OPT_MAX_KEYS,
 	OPT_PMU,
 	OPT_BEST_EFFORT,
+	OPT_KUBE_PODS_DIR,
+	OPT_KUBE_CONTAINERS_DIR,
 	OPT_COLLECT__END,
 };
 
+/* The identity options: the kubelet's log trees that name pods and
+ * containers (record and top). */
+#define CMD_OPTION_KUBE                                                      \
+	{ "kube-pods-dir", OPT_KUBE_PODS_DIR, required_argument, "DIR",      \
+	  "the kubelet's pod logs, for namespace and pod names\n"            \
+	  "(default /var/log/pods)" },                                       \
+	{                                                                    \
+		"kube-containers-dir", OPT_KUBE_CONTAINERS_DIR,              \
+			required_argument, "DIR",                            \
+			"the kubelet's container log links, for container\n" \
+			"names (default /var/log/containers)"                \
+	}
+
 /*
  * The one handler of the options that record and top share: -e, -d, -G
- * (repeatable), -v, --mode, --max-keys, --pmu, --best-effort, into env.
+ * (repeatable), -v, --mode, --max-keys, --pmu, --best-effort,
+ * --kube-pods-dir, --kube-containers-dir, into env.
  * 0, or -errno with err set; 1, err untouched, for any other
  * key (the command's own).
  */

@@ -206,7 +206,7 @@ int cmd_record(int argc, char **argv)
 			.freq = 997,
 			.max_keys = 16384,
 			.backlog = 60,
-			.scopes = SCOPE_CGROUP | SCOPE_PROCESS,
+			.scopes = SCOPE_CGROUP | SCOPE_PROCESS | SCOPE_CONTAINER,
 			.tolerance_pct = 0.1,
 			.rollup_depth = -1,
 			.prom_scopes = PROM_SCOPES_DEFAULT,

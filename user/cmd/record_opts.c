@@ -16,17 +16,6 @@
 #include "sinks/prom.h"
 #include "sinks/prom_http.h"
 
-/* False with errno set (ENOTDIR for a file) when path is no directory. */
-static bool is_directory(const char *path)
-{
-	struct stat st;
-
-	if (!*path || stat(path, &st))
-		return false;
-	errno = S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
-	return !errno;
-}
-
 /* A tolerance: a non-negative decimal number of percent. */
 /*
  * Plain decimals only, 0 to 100: strtod also takes "nan" (a check that
@@ -55,8 +44,6 @@ enum {
 	OPT_MAX_DISK,
 	OPT_BACKLOG,
 	OPT_USER,
-	OPT_KUBE_PODS_DIR,
-	OPT_KUBE_CONTAINERS_DIR,
 	OPT_LISTEN,
 	OPT_TEXTFILE,
 	OPT_PROM_SCOPES,
@@ -94,13 +81,7 @@ static const struct cmd_option record_options[] = {
 	  "once set up as root, run as NAME, keeping no capability\n"
 	  "the kernel does not ask for (docs/service.md: Capabilities)" },
 	CMD_OPTION_BEST_EFFORT(OPT_BEST_EFFORT),
-	{ "kube-pods-dir", OPT_KUBE_PODS_DIR, required_argument, "DIR",
-	  "the kubelet's pod logs, for namespace and pod names\n"
-	  "(default /var/log/pods)" },
-	{ "kube-containers-dir", OPT_KUBE_CONTAINERS_DIR, required_argument,
-	  "DIR",
-	  "the kubelet's container log links, for container\n"
-	  "names (default /var/log/containers)" },
+	CMD_OPTION_KUBE,
 	{ "listen", OPT_LISTEN, required_argument, "[ADDR]:PORT",
 	  "serve GET /metrics to Prometheus there (ADDR is\n"
 	  "127.0.0.1 unless given: 0.0.0.0:PORT exposes it)" },
@@ -121,7 +102,8 @@ static const struct cmd_option record_options[] = {
 	  "default 997: a prime, so periodic work cannot alias)" },
 	{ "by", OPT_BY, required_argument, "SCOPES",
 	  "row scopes: cgroup,process,thread,container\n"
-	  "(default cgroup,process); container adds pod rows" },
+	  "(default cgroup,process,container: container and\n"
+	  "pod rows appear where containers run)" },
 	CMD_OPTION_CGROUP,
 	{ "rollup", OPT_ROLLUP, optional_argument, "D",
 	  "also a cgroup_total row per ancestor, to depth D" },
@@ -279,22 +261,6 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 		return 0;
 	case OPT_USER:
 		env->user = arg;
-		return 0;
-	case OPT_KUBE_PODS_DIR:
-	case OPT_KUBE_CONTAINERS_DIR:
-		/* Given, it must be there: a typo would only show as names
-		 * that never come. */
-		if (!is_directory(arg))
-			return error__set(err, ENOTDIR,
-					  "no directory '--%s %s': %s",
-					  key == OPT_KUBE_PODS_DIR ?
-						  "kube-pods-dir" :
-						  "kube-containers-dir",
-					  arg, strerror(*arg ? errno : ENOENT));
-		if (key == OPT_KUBE_PODS_DIR)
-			env->kube_pods_dir = arg;
-		else
-			env->kube_containers_dir = arg;
 		return 0;
 	case OPT_LISTEN: {
 		struct sockaddr_storage ss;

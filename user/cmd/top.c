@@ -36,6 +36,7 @@ static const struct cmd_option top_options[] = {
 	  "process or thread; g switches it. Where there is no\n"
 	  "container (or pod), cgroups are shown" },
 	CMD_OPTION_CGROUP,
+	CMD_OPTION_KUBE,
 	{ "filter", OPT_FILTER, required_argument, "TEXT",
 	  "show only keys whose name holds TEXT (as / does)" },
 	{ "duration", 'd', required_argument, "S",

@@ -110,6 +110,8 @@ void report_config__make(struct scan_config *c, const struct report_opts *o)
 {
 	memset(c, 0, sizeof(*c));
 	c->scope = o->scope ? o->scope : dims_scope(o);
+	c->tree_scope = !strcmp(c->scope, "container") ||
+			!strcmp(c->scope, "pod");
 	for (unsigned i = 0; i < o->nr_dims; i++) {
 		switch (o->dims[i]) {
 		case DIM_HOST:

@@ -204,13 +204,14 @@ static void event_cells(FILE *out, const struct report_cell *c, unsigned n,
 	}
 }
 
-static void key_cells(FILE *out, const struct report_row *row, unsigned n)
+static void key_cells(FILE *out, const struct report_result *r,
+		      const struct report_row *row)
 {
 	char s[NUM_LEN];
 
-	for (unsigned c = 0; c < n; c++) {
+	for (unsigned c = 0; c < r->nr_key_cols; c++) {
 		fputs("<td>", out);
-		html_text(out, row->key[c]);
+		html_text(out, html_key_text(r, row, c));
 		fputs("</td>", out);
 	}
 	fmt_fixed(s, row->seconds, 3);
@@ -289,7 +290,7 @@ static void keys_table(FILE *out, const struct report_result *r)
 	for (unsigned i = 0; i < r->nr_rows; i++) {
 		row = &r->rows[i];
 		fputs("<tr>", out);
-		key_cells(out, row, r->nr_key_cols);
+		key_cells(out, r, row);
 		event_cells(out, row->cells, r->nr_events, r->min_running_pct,
 			    true);
 		metric_cells(out, r, row);

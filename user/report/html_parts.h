@@ -31,9 +31,14 @@ const char *html_colour(unsigned i);
  */
 void html_text_cut(FILE *out, const char *s, unsigned cut);
 void html_text(FILE *out, const char *s);
-/* The row's key columns, escaped, joined by HTML_KEY_SEP. */
+/* The row's key columns, escaped, joined by HTML_KEY_SEP; each cut in
+ * the middle to cut characters (0: whole). */
 void html_key(FILE *out, const struct report_result *r,
 	      const struct report_row *row, unsigned cut);
+/* Key column c of row as shown: the empty container (pod) of a
+ * per-container (per-pod) view is the outside key. */
+const char *html_key_text(const struct report_result *r,
+			  const struct report_row *row, unsigned c);
 
 /*
  * v with that many decimals (at most 9), rounded half away from zero;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/escape.h"
+#include "common/short_name.h"
 #include "common/util.h"
 #include "report/html_parts.h"
 
@@ -83,13 +84,36 @@ void html_text(FILE *out, const char *s)
 	html_text_cut(out, s, 0);
 }
 
+const char *html_key_text(const struct report_result *r,
+			  const struct report_row *row, unsigned c)
+{
+	const char *s = row->key[c];
+
+	if (*s || !r->scope)
+		return s;
+	if (!strcmp(r->key_cols[c], "container") &&
+	    !strcmp(r->scope, "container"))
+		return OUTSIDE_CONTAINERS;
+	if (!strcmp(r->key_cols[c], "pod") && !strcmp(r->scope, "pod"))
+		return OUTSIDE_PODS;
+	return s;
+}
+
 void html_key(FILE *out, const struct report_result *r,
 	      const struct report_row *row, unsigned cut)
 {
+	char buf[4096];
+
 	for (unsigned c = 0; c < r->nr_key_cols; c++) {
 		if (c)
 			fputs(HTML_KEY_SEP, out);
-		html_text_cut(out, row->key[c], cut);
+		if (!cut) {
+			html_text(out, html_key_text(r, row, c));
+			continue;
+		}
+		/* In the middle: ids and paths differ at their end. */
+		cut_middle(html_key_text(r, row, c), cut, buf, sizeof(buf));
+		html_text(out, buf);
 	}
 }
 

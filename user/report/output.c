@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "common/short_name.h"
 #include "report/output.h"
 
 static int flush_status(FILE *out)
@@ -275,6 +276,7 @@ struct grid {
 	char (*cells)[CELL];
 	int width[MAX_COLS];
 	bool left[MAX_COLS];
+	bool hide[MAX_COLS]; /* said by another column: not printed */
 };
 
 static char *grid_cell(struct grid *g, unsigned row, unsigned col)
@@ -282,21 +284,125 @@ static char *grid_cell(struct grid *g, unsigned row, unsigned col)
 	return g->cells[row * g->nr_cols + col];
 }
 
+/* Long names are cut in the middle: their start and end both stay. */
 static void put_key(char *cell, const char *s)
 {
-	size_t n = strlen(s);
-
 	if (!*s)
 		snprintf(cell, CELL, "-");
-	else if (n > KEY_WIDTH) {
-		/* Back to a character's start: escaped text is UTF-8. */
-		const char *t = s + n - (KEY_WIDTH - 3);
+	else
+		cut_middle(s, KEY_WIDTH, cell, CELL);
+}
 
-		while (((unsigned char)*t & 0xc0) == 0x80)
-			t++;
-		snprintf(cell, CELL, "...%s", t);
-	} else
-		snprintf(cell, CELL, "%s", s);
+/* The key column named name, or -1. */
+static int key_col(const struct report_result *r, const char *name)
+{
+	for (unsigned k = 0; k < r->nr_key_cols; k++)
+		if (!strcmp(r->key_cols[k], name))
+			return (int)k;
+	return -1;
+}
+
+static const char *key_or_empty(const struct report_row *row, int k)
+{
+	return k >= 0 ? row->key[k] : "";
+}
+
+/*
+ * A container as the table shows it, names first: at level 0
+ * namespace/pod/container where the kubelet named it, else the runtime
+ * and the first 12 characters of the id (as `docker ps` and `crictl ps`
+ * show it); level 1 adds those 12 to a name, or shows the whole id;
+ * level 2 a name and the whole id. The empty key is the outside one.
+ */
+static void container_text(const struct report_result *r,
+			   const struct report_row *row, unsigned k,
+			   unsigned level, char *s, size_t n)
+{
+	const char *id = row->key[k],
+		   *ctr = key_or_empty(row, key_col(r, "container_name"));
+	char idtext[256];
+
+	short_container(id,
+			level >= 1 && !*ctr ? 0 :
+			level >= 2	    ? 0 :
+					      12,
+			idtext, sizeof(idtext));
+	if (!*ctr || !*id)
+		snprintf(s, n, "%s", idtext);
+	else if (!level)
+		snprintf(s, n, "%s/%s/%s",
+			 key_or_empty(row, key_col(r, "namespace")),
+			 key_or_empty(row, key_col(r, "pod_name")), ctr);
+	else
+		snprintf(s, n, "%s/%s/%s %s",
+			 key_or_empty(row, key_col(r, "namespace")),
+			 key_or_empty(row, key_col(r, "pod_name")), ctr,
+			 idtext);
+}
+
+/*
+ * The container column, each key at the lowest level no other key's
+ * text matches (n^2 over the shown rows: --top's, 20 by default); the
+ * names it shows leave the namespace, pod_name and container_name
+ * columns out of the table (CSV and JSON keep them).
+ */
+static void put_container(struct grid *g, const struct report_result *r,
+			  unsigned col, unsigned k)
+{
+	char a[4096], b[4096];
+
+	for (unsigned i = 0; i < r->nr_rows; i++) {
+		unsigned level = 0;
+		bool clash = true;
+
+		while (clash) {
+			clash = false;
+			container_text(r, &r->rows[i], k, level, a, sizeof(a));
+			for (unsigned j = 0; j < r->nr_rows && !clash; j++) {
+				container_text(r, &r->rows[j], k, level, b,
+					       sizeof(b));
+				clash = !strcmp(a, b) &&
+					strcmp(r->rows[i].key[k],
+					       r->rows[j].key[k]);
+			}
+			if (clash && level == 2)
+				break;
+			level += clash;
+		}
+		put_key(grid_cell(g, i + 1, col), a);
+	}
+	for (unsigned c = 0; c < r->nr_key_cols; c++)
+		if (!strcmp(r->key_cols[c], "namespace") ||
+		    !strcmp(r->key_cols[c], "pod_name") ||
+		    !strcmp(r->key_cols[c], "container_name"))
+			g->hide[c] = true;
+}
+
+/* The pod column: namespace/pod where named, else its UID; the empty
+ * key of a per-pod view is the outside one. */
+static void put_pod(struct grid *g, const struct report_result *r, unsigned col,
+		    unsigned k)
+{
+	int ns = key_col(r, "namespace"), name = key_col(r, "pod_name");
+	char s[4096];
+	bool names = ns >= 0 && name >= 0 && key_col(r, "container") < 0;
+
+	for (unsigned i = 0; i < r->nr_rows; i++) {
+		const struct report_row *row = &r->rows[i];
+
+		if (!*row->key[k] && !strcmp(r->scope, "pod"))
+			snprintf(s, sizeof(s), "%s", OUTSIDE_PODS);
+		else if (names && *row->key[name])
+			snprintf(s, sizeof(s), "%s/%s", row->key[ns],
+				 row->key[name]);
+		else
+			snprintf(s, sizeof(s), "%s", row->key[k]);
+		put_key(grid_cell(g, i + 1, col), s);
+	}
+	if (names) {
+		g->hide[ns] = true;
+		g->hide[name] = true;
+	}
 }
 
 static unsigned utf8_width(const char *s)
@@ -320,12 +426,17 @@ static void print_grid(struct grid *g, FILE *out)
 		}
 	}
 	for (unsigned r = 0; r < g->nr_rows; r++) {
+		bool first = true;
+
 		for (unsigned c = 0; c < g->nr_cols; c++) {
 			const char *s = grid_cell(g, r, c);
 			int pad = g->width[c] - utf8_width(s);
 
-			if (c)
+			if (g->hide[c])
+				continue;
+			if (!first)
 				fputs("  ", out);
+			first = false;
 			if (!g->left[c])
 				fprintf(out, "%*s", pad, "");
 			fputs(s, out);
@@ -399,12 +510,19 @@ int report_write_table(const struct report_result *r, FILE *out)
 		snprintf(grid_cell(&g, 0, c++), CELL, "%s%s%s%s",
 			 r->metrics[m].name, *r->metrics[m].unit ? " (" : "",
 			 r->metrics[m].unit, *r->metrics[m].unit ? ")" : "");
+	for (unsigned k = 0; k < r->nr_key_cols; k++)
+		if (!strcmp(r->key_cols[k], "container"))
+			put_container(&g, r, k, k);
+		else if (!strcmp(r->key_cols[k], "pod"))
+			put_pod(&g, r, k, k);
 	for (unsigned i = 0; i < r->nr_rows; i++) {
 		const struct report_row *row = &r->rows[i];
 
 		c = 0;
-		for (unsigned k = 0; k < r->nr_key_cols; k++)
-			put_key(grid_cell(&g, i + 1, c++), row->key[k]);
+		for (unsigned k = 0; k < r->nr_key_cols; k++, c++)
+			if (strcmp(r->key_cols[k], "container") &&
+			    strcmp(r->key_cols[k], "pod"))
+				put_key(grid_cell(&g, i + 1, c), row->key[k]);
 		snprintf(grid_cell(&g, i + 1, c++), CELL, "%.1f", row->seconds);
 		for (unsigned e = 0; e < r->nr_events; e++) {
 			grouped(grid_cell(&g, i + 1, c++), CELL,

@@ -8,6 +8,7 @@
 #include "report/columns.h"
 #include "report/config.h"
 #include "report/hosts.h"
+#include "report/outside.h"
 #include "report/row.h"
 #include "report/timeline.h"
 
@@ -403,6 +404,9 @@ int report__run(struct report *r, const struct report_opts *o,
 	ret = scan_inputs(r, o, operands, nr_operands, err);
 	if (ret)
 		return ret;
+	ret = report_outside__fix(&r->scan.keys, &r->scan.system, &r->cfg);
+	if (ret)
+		return failed(err, ret, "hold the outside containers key");
 	ret = describe_input(r, o);
 	ev_map = calloc(r->events.nr + 1, sizeof(*ev_map));
 	res->key_cols = calloc(KF__NR + LABEL__NR, sizeof(*res->key_cols));

@@ -816,7 +816,9 @@ static void scan_row(struct scan_thread *t, const struct report_file *f,
 		if (host >= 0)
 			old_interval(t, f, sp, host);
 	}
-	if (span_is(scope, cfg->scope, strlen(cfg->scope)))
+	if (cfg->tree_scope && f->no_container_rows ?
+		    SPAN_IS(scope, "cgroup") :
+		    span_is(scope, cfg->scope, strlen(cfg->scope)))
 		table = &t->keys;
 	else if (SPAN_IS(scope, "system"))
 		table = &t->system;
@@ -885,6 +887,10 @@ size_t scan_meta(struct report_file *f, const char *text, size_t len)
 
 			if (val && SPAN_IS(ev, "mode"))
 				f->exact = SPAN_IS(val, "exact");
+			if (val && SPAN_IS(ev, "by"))
+				f->no_container_rows =
+					!memmem(val->p, val->len, "container",
+						strlen("container"));
 			if (val && SPAN_IS(ev, "schema_version") &&
 			    span_u64(val, &v) && v < 1000) {
 				f->schema = v;

@@ -56,6 +56,11 @@ enum key_field {
 
 struct scan_config {
 	const char *scope; /* the one row scope keys are made from */
+	/* scope is "container" or "pod": a file recorded without them
+	 * (its meta row "by" lacks container) gives its cgroup rows, each
+	 * a cgroup's own counts, keyed by their container and pod columns
+	 * (never cgroup_total rows: those would count a cgroup twice). */
+	bool tree_scope;
 	enum key_field key[KF__NR];
 	unsigned nr_key;
 	bool labels; /* carry namespace, pod_name, container_name */
@@ -92,6 +97,9 @@ struct report_file {
 	unsigned schema; /* from the meta row, else the header's columns */
 	bool escaped; /* v5: text escaped, one row per line */
 	bool exact; /* mode=exact: samples count credits, counts are exact */
+	/* Its meta row "by" names no container: no container or pod rows,
+	 * only the container and pod columns of its cgroup rows. */
+	bool no_container_rows;
 	bool gz;
 	bool truncated; /* its last row was cut: not read */
 	uint64_t rows;

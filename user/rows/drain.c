@@ -295,7 +295,8 @@ int drain__write_rows(struct interval_data *d, const struct rows_opts *opts,
 		err = write_system(&x);
 	if (!err)
 		err = tree__write_rows(x.cgroups, x.nr_cgroups, opts, events,
-				       x.running_pct, sink);
+				       x.running_pct, sums->system,
+				       sums->samples, sink);
 out:
 	free(order);
 	free(x.cgroups);

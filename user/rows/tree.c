@@ -63,13 +63,45 @@ static int write_counts(struct sink *sink, struct row *r,
 	return 0;
 }
 
+/*
+ * The "outside containers" (or pods) row: the system row less the
+ * container (pod) rows, so that the keys of a per-container view add up
+ * to the host. Its container and pod are empty. Every interval, so that
+ * a sum over the rows of any stretch of time adds up too (on a host
+ * without containers it is the system row again: one row an event).
+ */
+static int write_outside(enum group_by by, const struct event_list *events,
+			 const uint64_t *system, const uint64_t *in,
+			 const uint64_t *in_samples,
+			 const uint64_t *all_samples, const double *running_pct,
+			 struct sink *sink)
+{
+	uint64_t count[BPMC_MAX_EVENTS], samples[BPMC_MAX_EVENTS];
+	struct row r = {
+		.scope = by == BY_CONTAINER ? "container" : "pod",
+		.pid = -1,
+		.tid = -1,
+	};
+
+	for (int e = 0; e < events->nr; e++) {
+		/* Sampled keys' scaling can pass the fds' total by a hair. */
+		count[e] = system[e] > in[e] ? system[e] - in[e] : 0;
+		samples[e] = all_samples[e] > in_samples[e] ?
+				     all_samples[e] - in_samples[e] :
+				     0;
+	}
+	return write_counts(sink, &r, events, count, samples, running_pct);
+}
+
 /* One row per container (or pod): the sum of the cgroups naming it. */
 static int write_grouped(const struct cgroup_sum *sums, size_t nr,
 			 enum group_by by, const struct rows_opts *opts,
 			 const struct event_list *events,
-			 const double *running_pct, struct sink *sink)
+			 const double *running_pct, const uint64_t *system,
+			 const uint64_t *system_samples, struct sink *sink)
 {
 	uint64_t count[BPMC_MAX_EVENTS], samples[BPMC_MAX_EVENTS];
+	uint64_t in[BPMC_MAX_EVENTS] = {}, in_samples[BPMC_MAX_EVENTS] = {};
 	size_t *order = malloc((nr ? nr : 1) * sizeof(*order)), n = 0, i, j;
 	const struct cgroup_info *info;
 	char cgroup[4096];
@@ -113,10 +145,17 @@ static int write_grouped(const struct cgroup_sum *sums, size_t nr,
 			r.container = info->ref.container;
 		}
 		tree__set_names(opts, info->ref.pod, r.container, &r);
+		for (int e = 0; e < events->nr; e++) {
+			in[e] += count[e];
+			in_samples[e] += samples[e];
+		}
 		err = write_counts(sink, &r, events, count, samples,
 				   running_pct);
 	}
 	free(order);
+	if (!err && system)
+		err = write_outside(by, events, system, in, in_samples,
+				    system_samples, running_pct, sink);
 	return err;
 }
 
@@ -180,16 +219,18 @@ out:
 int tree__write_rows(const struct cgroup_sum *sums, size_t nr,
 		     const struct rows_opts *opts,
 		     const struct event_list *events, const double *running_pct,
+		     const uint64_t *system, const uint64_t *system_samples,
 		     struct sink *sink)
 {
 	int err = 0;
 
 	if (opts->scopes & SCOPE_CONTAINER) {
 		err = write_grouped(sums, nr, BY_CONTAINER, opts, events,
-				    running_pct, sink);
+				    running_pct, system, system_samples, sink);
 		if (!err)
 			err = write_grouped(sums, nr, BY_POD, opts, events,
-					    running_pct, sink);
+					    running_pct, system, system_samples,
+					    sink);
 	}
 	if (!err && opts->rollup_depth >= 0)
 		err = write_rollup(sums, nr, opts, events, running_pct, sink);

@@ -28,9 +28,17 @@ struct cgroup_sum {
 void tree__set_names(const struct rows_opts *opts, const char *pod,
 		     const char *container, struct row *r);
 
+/*
+ * The container and pod rows (opts->scopes has SCOPE_CONTAINER), each
+ * followed by its "outside" row: scope
+ * "container" (or "pod") with an empty container and pod, the system
+ * row (system, system_samples; NULL: none) less those rows. Then
+ * --rollup's rows.
+ */
 int tree__write_rows(const struct cgroup_sum *sums, size_t nr,
 		     const struct rows_opts *opts,
 		     const struct event_list *events, const double *running_pct,
+		     const uint64_t *system, const uint64_t *system_samples,
 		     struct sink *sink);
 
 #endif

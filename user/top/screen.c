@@ -144,6 +144,9 @@ static int top_end_interval(struct sink *s)
 	struct top *t = s->priv;
 	struct top_table *tmp;
 
+	if (top_table__finish(t->fill))
+		return error__set(&s->error, ENOMEM,
+				  "out of memory for top's keys");
 	if (!t->view.frozen || !t->have_shown) {
 		tmp = t->shown;
 		t->shown = t->fill;

@@ -8,6 +8,7 @@
 #include "common/grow.h"
 #include "common/scope.h"
 #include "common/strbuf.h"
+#include "common/short_name.h"
 #include "top/table.h"
 
 /* Each grouping's scope: the words are common/scope.h's. */
@@ -73,7 +74,7 @@ static bool same_key(const struct top_entry *e, const struct row *r,
  * What the name column says: a process as comm[pid], a pod and a
  * container by Kubernetes' names where the kubelet gave them.
  */
-static char *display_name(const struct row *r, enum top_scope s)
+static char *display_name(const struct row *r, enum top_scope s, bool *id_name)
 {
 	char raw[4400], out[4400 * 4];
 	struct strbuf b;
@@ -88,13 +89,15 @@ static char *display_name(const struct row *r, enum top_scope s)
 		snprintf(raw, sizeof(raw), "%s/%s", or_empty(r->namespace),
 			 r->pod_name);
 	else if (s == TOP_POD)
-		snprintf(raw, sizeof(raw), "%s", or_empty(r->pod));
+		snprintf(raw, sizeof(raw), "%s",
+			 r->pod && *r->pod ? r->pod : OUTSIDE_PODS);
 	else if (s == TOP_CONTAINER && r->container_name)
 		snprintf(raw, sizeof(raw), "%s/%s/%s", or_empty(r->namespace),
 			 or_empty(r->pod_name), r->container_name);
-	else if (s == TOP_CONTAINER)
-		snprintf(raw, sizeof(raw), "%s", or_empty(r->container));
-	else
+	else if (s == TOP_CONTAINER) {
+		short_container(or_empty(r->container), 12, raw, sizeof(raw));
+		*id_name = r->container && *r->container;
+	} else
 		snprintf(raw, sizeof(raw), "%s", or_empty(r->cgroup));
 	strbuf__init(&b, out, sizeof(out), 0);
 	escape_text(&b, raw);
@@ -106,6 +109,7 @@ static struct top_entry *find_or_add(struct top_table *t, const struct row *r,
 {
 	struct hash_probe p = hash_index__probe(&t->index, key_hash(r, s));
 	struct top_entry *e;
+	bool id_name = false;
 	uint32_t i;
 
 	while ((i = hash_index__next(&t->index, &p)) != HASH_INDEX_END)
@@ -120,7 +124,8 @@ static struct top_entry *find_or_add(struct top_table *t, const struct row *r,
 		.cgroup_id = r->cgroup_id,
 		.pid = r->pid,
 		.tid = r->tid,
-		.name = display_name(r, s),
+		.name = display_name(r, s, &id_name),
+		.id_name = id_name,
 		.container = strdup(or_empty(r->container)),
 		.pod = strdup(or_empty(r->pod)),
 	};
@@ -146,6 +151,78 @@ int top_table__add(struct top_table *t, const struct row *r, int ev)
 		return -ENOMEM;
 	e->count[ev] += r->count;
 	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(struct top_entry *const *)a)->name,
+		      (*(struct top_entry *const *)b)->name);
+}
+
+/* e's name one level longer (top_table__finish). */
+static int name_longer(struct top_entry *e)
+{
+	char id[4400], out[4400 * 4 + 4096];
+	struct strbuf b;
+	char *name;
+
+	if (e->id_name) {
+		/* The whole id, and no more to add. */
+		short_container(e->container, 0, id, sizeof(id));
+		strbuf__init(&b, out, sizeof(out), 0);
+		escape_text(&b, id);
+		e->level = 2;
+		e->id_name = false;
+	} else {
+		if (!e->level)
+			e->base_len = strlen(e->name);
+		short_container(e->container, e->level ? 0 : 12, id,
+				sizeof(id));
+		strbuf__init(&b, out, sizeof(out), 0);
+		strbuf__put(&b, e->name, e->base_len);
+		strbuf__putc(&b, ' ');
+		escape_text(&b, id);
+		e->level++;
+	}
+	name = strdup(out);
+	if (!name)
+		return -ENOMEM;
+	free(e->name);
+	e->name = name;
+	return 0;
+}
+
+int top_table__finish(struct top_table *t)
+{
+	struct top_entry **v = malloc((t->nr + 1) * sizeof(*v));
+	size_t n = 0, i, j;
+	bool longer = true;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < t->nr; i++)
+		if (t->entries[i].scope == TOP_CONTAINER &&
+		    *t->entries[i].container)
+			v[n++] = &t->entries[i];
+	/* Runs of one name: each of them longer, until none is left. */
+	while (longer && !err) {
+		longer = false;
+		qsort(v, n, sizeof(*v), by_name);
+		for (i = 0; i < n && !err; i = j) {
+			for (j = i + 1;
+			     j < n && !strcmp(v[j]->name, v[i]->name); j++)
+				;
+			for (size_t k = i; j - i > 1 && k < j && !err; k++) {
+				if (v[k]->level >= 2)
+					continue;
+				err = name_longer(v[k]);
+				longer = true;
+			}
+		}
+	}
+	free(v);
+	return err;
 }
 
 void top_table__reset(struct top_table *t)

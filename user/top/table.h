@@ -34,6 +34,12 @@ struct top_entry {
 	int64_t pid, tid;
 	char *name; /* as shown: escaped, valid UTF-8, no control character */
 	char *container, *pod; /* raw, for a process's parent; "" if none */
+	bool id_name; /* name is the runtime and 12 of the id: may clash */
+	/* A container's name made longer to tell it apart: 0 as made, 1
+	 * with 12 of its id, 2 with its whole id; base_len: the name's
+	 * bytes before that. */
+	unsigned char level;
+	size_t base_len;
 	uint64_t count[TOP_MAX_EVENTS];
 };
 
@@ -54,6 +60,15 @@ void top_table__reset(struct top_table *t);
 void top_table__free(struct top_table *t);
 /* Adds a row's count; ev is its event's index. 0 or -ENOMEM. */
 int top_table__add(struct top_table *t, const struct row *r, int ev);
+/*
+ * At the interval's end: containers whose names match another's are
+ * named longer until none does, so that no two keys show the same
+ * string: one named by its runtime and 12 characters of its id by its
+ * whole id; one named namespace/pod/container (a container restarted
+ * within the interval: a new id, the same name) with 12 characters of
+ * its id, then its whole id. 0 or -ENOMEM.
+ */
+int top_table__finish(struct top_table *t);
 /* The scope of a row's word, or -1 (system, self, meta...). */
 int top_scope_of(const char *scope);
 /* "container", "pod", "cgroup", "process", "thread". */

@@ -9,6 +9,7 @@
 
 #include "common/escape.h"
 #include "common/util.h"
+#include "common/short_name.h"
 #include "top/view.h"
 
 /* The rows above and below the keys: four of header, the column
@@ -175,8 +176,11 @@ static enum top_scope shown_scope(const struct top_view *v,
 {
 	if (v->by != TOP_CONTAINER && v->by != TOP_POD)
 		return v->by;
+	/* The outside key alone is no container. */
 	for (size_t i = 0; i < t->nr; i++)
-		if (t->entries[i].scope == v->by)
+		if (t->entries[i].scope == v->by &&
+		    *(v->by == TOP_CONTAINER ? t->entries[i].container :
+					       t->entries[i].pod))
 			return v->by;
 	return TOP_CGROUP;
 }
@@ -221,9 +225,15 @@ static int by_column(const void *a, const void *b, void *arg)
 	const struct top_entry *x = *(struct top_entry *const *)a;
 	const struct top_entry *y = *(struct top_entry *const *)b;
 	const struct sort_ctx *c = arg;
+	bool idle_x = x->pid == 0 && x->scope >= TOP_PROCESS,
+	     idle_y = y->pid == 0 && y->scope >= TOP_PROCESS;
 	double vx, vy;
 	int cmp;
 
+	/* The idle task (pid 0: each CPU's swapper) is the time nothing
+	 * ran, not a process to look at: last, whatever the sort. */
+	if (idle_x != idle_y)
+		return idle_x ? 1 : -1;
 	if (c->v->sort < 0) {
 		cmp = strcmp(x->name, y->name);
 	} else {
@@ -435,7 +445,7 @@ static void key_line(const struct top_view *v, const struct top_table *t,
 		     const struct item *it, const int *cols, const int *widths,
 		     int nr_cols, int width, char *l)
 {
-	char cell[64];
+	char cell[64], name[1024];
 	int used = 0;
 
 	for (int k = 0; k < nr_cols; k++) {
@@ -445,7 +455,10 @@ static void key_line(const struct top_view *v, const struct top_table *t,
 	}
 	if (it->depth)
 		put(l, &used, width, "  `- ");
-	put(l, &used, width, it->e->name);
+	/* Cut in the middle: two containers of a pod differ at the end. */
+	cut_middle(it->e->name, width > used ? (unsigned)(width - used) : 0,
+		   name, sizeof(name));
+	put(l, &used, width, name);
 }
 
 static void column_headers(const struct top_view *v, const int *cols,
