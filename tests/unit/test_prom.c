@@ -363,6 +363,17 @@ static void test_families(void)
 		  .running_pct = 100 },
 		c,
 		c,
+		/* The rows stage's outside keys: no container, pod, cgroup. */
+		{ .scope = "container",
+		  .pid = -1,
+		  .tid = -1,
+		  .event = "cpu-clock",
+		  .count = 500000000 },
+		{ .scope = "pod",
+		  .pid = -1,
+		  .tid = -1,
+		  .event = "cpu-clock",
+		  .count = 500000000 },
 	};
 	char *t;
 
@@ -379,10 +390,16 @@ static void test_families(void)
 	rows[0].container_name = rows[1].container_name = "app";
 	if (!fixture_new(&f, PROM_SCOPES_DEFAULT, 0))
 		return;
-	interval(&f, rows, 6);
+	interval(&f, rows, 8);
 	t = text_of(&f);
 	if (!ASSERT_TRUE(t, "text"))
 		goto out;
+	ASSERT_TRUE(
+		strstr(t,
+		       "\nbpmc_container_perf_event_seconds_total{event=\"cpu-clock\",container=\"(outside containers)\"} 0.500000000\n") &&
+			strstr(t,
+			       "\nbpmc_pod_perf_event_seconds_total{event=\"cpu-clock\",pod=\"(outside pods)\"} 0.500000000\n"),
+		"the outside keys");
 	ASSERT_TRUE(
 		strstr(t,
 		       "\nbpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/k/c1\",container=\"app\",container_id=\"containerd://c1\"} 1.500000000\n") &&
@@ -403,7 +420,7 @@ static void test_families(void)
 		    "the unit in HELP");
 	ASSERT_TRUE(families_contiguous(t), "each family in one run");
 	ASSERT_TRUE(!strstr(t, "scope="), "no scope label");
-	ASSERT_TRUE(strstr(t, "bpmc_series 6\n"), "series");
+	ASSERT_TRUE(strstr(t, "bpmc_series 8\n"), "series");
 out:
 	free(t);
 	fixture_free(&f);

@@ -14,6 +14,16 @@
 #include "sinks/prom_state.h"
 #include "sinks/textfile.h"
 
+/*
+ * The container (pod) label of the "outside containers" key: the rows
+ * stage's container (pod) row with no container, pod or cgroup, the
+ * system row less the containers (pods), so that the keys of
+ * bpmc_container_* (bpmc_pod_*) add up to the node's. The words report
+ * and top show.
+ */
+#define PROM_OUTSIDE_CONTAINERS "(outside containers)"
+#define PROM_OUTSIDE_PODS "(outside pods)"
+
 /* A label set at its longest: a 4000-byte path, every byte escaped. */
 #define LABELS_MAX 65536
 
@@ -49,13 +59,25 @@ static void put_label_u64(struct strbuf *b, const char *name, uint64_t v)
  * with its leading comma, in one order: cgroup (its id where the path is
  * unknown), namespace, pod, container (the kubelet's names),
  * container_id ("runtime://id"), pod_uid, pid, tid, comm; empty ones are
- * left out, as Prometheus reads an empty label as none.
+ * left out, as Prometheus reads an empty label as none. The outside key
+ * has only container="(outside containers)" (pod="(outside pods)").
  */
-static int format_labels(struct prom_sink *p, const struct row *r)
+static int format_labels(struct prom_sink *p, const struct row *r, unsigned bit)
 {
+	bool outside = (bit == SCOPE_CONTAINER || bit == SCOPE_POD) &&
+		       !(r->container && *r->container) &&
+		       !(r->pod && *r->pod) && !(r->cgroup && *r->cgroup) &&
+		       !r->cgroup_id;
 	struct strbuf b;
 
 	strbuf__init(&b, p->labels, sizeof(p->labels), 0);
+	if (outside) {
+		if (bit == SCOPE_POD)
+			put_label(&b, "pod", PROM_OUTSIDE_PODS);
+		else
+			put_label(&b, "container", PROM_OUTSIDE_CONTAINERS);
+		return b.len;
+	}
 	if (r->cgroup && *r->cgroup)
 		put_label(&b, "cgroup", r->cgroup);
 	else if (r->cgroup_id)
@@ -164,7 +186,7 @@ static int prom_write_row(struct sink *s, const struct row *r)
 	if (r->no_count || !(p->cfg.scopes & bit) ||
 	    (!r->count && bit != SCOPE_SYSTEM))
 		return 0;
-	len = format_labels(p, r);
+	len = format_labels(p, r, bit);
 	if (len < 0)
 		return error__set(
 			&s->error, len,
