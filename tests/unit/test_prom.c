@@ -485,8 +485,11 @@ static void test_openmetrics_gzip(void)
 		strstr(om, "# TYPE bpmc_cgroup_perf_event_seconds counter\n") &&
 			!strstr(om,
 				"# TYPE bpmc_cgroup_perf_event_seconds_total") &&
-			strstr(om, "# TYPE bpmc_series gauge\n"),
-		"openmetrics types");
+			strstr(om, "# TYPE bpmc_series gauge\n") &&
+			strstr(om,
+			       "# TYPE bpmc_cgroup_perf_event_seconds counter\n# UNIT bpmc_cgroup_perf_event_seconds seconds\n") &&
+			!strstr(t, "# UNIT"),
+		"openmetrics types, the unit of the seconds");
 	ASSERT_TRUE(
 		strstr(om,
 		       "\nbpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/a\"} 0.000000010\n"),

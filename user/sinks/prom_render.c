@@ -23,6 +23,14 @@ struct family {
 		"_total counter\n",                                           \
 			"# HELP " name " " help "\n# TYPE " name " counter\n" \
 	}
+/* A counter in seconds: OpenMetrics says its unit (# UNIT). */
+#define COUNTER_SECONDS(name, help)                              \
+	{                                                        \
+		"# HELP " name "_total " help "\n# TYPE " name   \
+		"_total counter\n",                              \
+			"# HELP " name " " help "\n# TYPE " name \
+			" counter\n# UNIT " name " seconds\n"    \
+	}
 #define GAUGE(name, help)                                                 \
 	{                                                                 \
 		"# HELP " name " " help "\n# TYPE " name " gauge\n", NULL \
@@ -45,15 +53,15 @@ struct scope_families {
 #define PERF_SECONDS_HELP(what)                                     \
 	"Time counted by the clock events (cpu-clock, task-clock) " \
 	"since bpmc started, " what ", one series per event (unit: seconds)."
-#define SCOPE_FAMILIES(bit, name, what)                                    \
-	{                                                                  \
-		bit,                                                       \
-			COUNTER("bpmc_" name "_perf_events",               \
-				PERF_EVENTS_HELP(what)),                   \
-			COUNTER("bpmc_" name "_perf_event_seconds",        \
-				PERF_SECONDS_HELP(what)),                  \
-			"bpmc_" name "_perf_events_total{event=\"",        \
-			"bpmc_" name "_perf_event_seconds_total{event=\"", \
+#define SCOPE_FAMILIES(bit, name, what)                                     \
+	{                                                                   \
+		bit,                                                        \
+			COUNTER("bpmc_" name "_perf_events",                \
+				PERF_EVENTS_HELP(what)),                    \
+			COUNTER_SECONDS("bpmc_" name "_perf_event_seconds", \
+					PERF_SECONDS_HELP(what)),           \
+			"bpmc_" name "_perf_events_total{event=\"",         \
+			"bpmc_" name "_perf_event_seconds_total{event=\"",  \
 	}
 
 /* In enum prom_fam's order. */
@@ -72,11 +80,13 @@ static const struct family supported_family = GAUGE(
 	"bpmc_event_supported",
 	"1 when the event asked for is counted on this host, 0 when --best-effort left it out (the CSV's meta rows say why).");
 static const struct family self_counters[] = {
-	COUNTER("bpmc_bpf_run_seconds",
+	COUNTER_SECONDS(
+		"bpmc_bpf_run_seconds",
 		"Run time of bpmc's BPF programs (0 unless BPF statistics are on: --self-stats)."),
 	COUNTER("bpmc_bpf_runs",
 		"Runs of bpmc's BPF programs (0 unless BPF statistics are on: --self-stats)."),
-	COUNTER("bpmc_cpu_seconds", "CPU time bpmc itself used, by mode."),
+	COUNTER_SECONDS("bpmc_cpu_seconds",
+			"CPU time bpmc itself used, by mode (unit: seconds)."),
 	COUNTER("bpmc_samples_lost",
 		"Overflows or credits lost: a counts map was full (--max-keys), or a key vanished under a race."),
 	COUNTER("bpmc_intervals_lost",
