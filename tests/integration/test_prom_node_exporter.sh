@@ -7,8 +7,8 @@
 # times while bpmc rewrites it four times a second never sees a part of
 # one), and goes when bpmc stops. The burner's cgroup is shaped like a
 # Kubernetes container's: its container and pod series are exported (the
-# default --prom-scopes) while the CSV, --by cgroup,process (given: the
-# default has container since issue 28), gets no container or pod rows.
+# default --prom-scopes) while the CSV, --by cgroup,process here (the
+# default adds container), gets no container or pod rows.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_root
@@ -22,7 +22,7 @@ CGP="$REL/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD//-
 mk_cgroup BURN "$CGP" || exit 1
 TF=$TMP/textfile
 mkdir "$TF" || exit 1
-start_record "$TMP/log" -e cpu-clock,page-faults -I 250 -d 30 -o "$TMP/out.csv" --by cgroup,process --textfile "$TF" || exit 1
+start_record "$TMP/log" -e cpu-clock,page-faults -I 250 -d 30 --by cgroup,process -o "$TMP/out.csv" --textfile "$TF" || exit 1
 spawn_in "$BURN" "$HELPERS/burner" 50 8
 port=$(free_port)
 spawn prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
@@ -79,7 +79,7 @@ done
 
 kill -TERM "$RECORD_PID" && wait "$RECORD_PID" || fail "bpmc record did not stop cleanly: $(cat "$TMP/log")"
 n=$(csv_awk '$col("scope") == "container" || $col("scope") == "pod" { n++ } END { print n + 0 }' "$TMP/out.csv")
-[ "$n" = 0 ] || fail "the CSV has $n container and pod rows with --by cgroup,process"
+[ "$n" = 0 ] || fail "the CSV has $n container and pod rows without --by container"
 n=$(csv_awk -v c="/$CGP" '$col("scope") == "cgroup" && $col("cgroup") == c { n++ } END { print n + 0 }' "$TMP/out.csv")
 [ "$n" -gt 0 ] || fail "the CSV has no rows of the burner's cgroup"
 echo "  container and pod series exported; the CSV has $n rows of the burner's cgroup and none of scope container or pod"
