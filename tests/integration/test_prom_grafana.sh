@@ -110,7 +110,10 @@ out_key=$(prom_value 'sum(rate(bpmc_container_perf_event_seconds_total{event="cp
 out_panel=$(prom_value 'sum(rate(bpmc_node_perf_event_seconds_total{event="cpu-clock"}[10s])) - sum(rate(bpmc_container_perf_event_seconds_total{event="cpu-clock",container!="(outside containers)"}[10s]))' "$t_b")
 if [ -n "$out_key" ]; then
 	echo "  outside containers: the key $out_key CPUs, node less containers $out_panel"
-	within "$out_key" "$out_panel" 2 || fail "the outside key $out_key is not the node less the containers, $out_panel"
+	# 3 %: rate() extrapolates each series to the window's ends, so
+	# containers that other work on the host starts or stops inside it
+	# make the sum of rates differ from the rate of the sum (0.8 to 1.2 %).
+	within "$out_key" "$out_panel" 3 || fail "the outside key $out_key is not the node less the containers, $out_panel"
 else
 	echo "  outside containers: node less containers $out_panel CPUs (no outside key from the rows stage)"
 fi
