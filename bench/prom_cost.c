@@ -2,8 +2,9 @@
 /*
  * prom_cost N: what one Prometheus scrape of N series costs bpmc in CPU,
  * beside what the CSV sink costs for the same interval's rows. The rows
- * are N cgroups of a Kubernetes node (systemd driver paths, container
- * and pod labels: about 400 bytes a series), one event each; every round
+ * are N cgroups of a Kubernetes node (systemd driver paths, the
+ * kubelet's names, container_id and pod_uid: about 460 bytes a series),
+ * cpu-clock each (rendered in seconds); every round
  * changes every count, as a busy host does.
  *
  * A round, timed on this process's CPU clock (all its threads, so the
@@ -117,6 +118,9 @@ static void make_rows(struct row *rows, char (*paths)[256],
 			.cgroup = paths[i],
 			.container = containers[i],
 			.pod = pods[i],
+			.namespace = "shop",
+			.pod_name = pods[i] + 24, /* the kubelet's names */
+			.container_name = "app",
 			.pid = -1,
 			.tid = -1,
 			.event = "cpu-clock",

@@ -39,15 +39,22 @@ rss_kib() {
 	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
 }
 
-# start_prometheus INTERVAL TARGET: the real server, scraping TARGET
-# (host:port) every INTERVAL, its data in $TMP; sets PROM_URL.
+# start_prometheus INTERVAL TARGET [RULE-FILE...]: the real server,
+# scraping TARGET (host:port) every INTERVAL and evaluating the rule
+# files as often, its data in $TMP; sets PROM_URL.
 start_prometheus() {
-	local port i
+	local port i rules="" f
 	port=$(free_port)
+	for f in "${@:3}"; do
+		rules+="  - '$f'"$'\n'
+	done
 	cat >"$TMP/prometheus.yml" <<EOF
 global:
   scrape_interval: $1
   scrape_timeout: $1
+  evaluation_interval: $1
+rule_files:
+${rules:-  []}
 scrape_configs:
   - job_name: bpmc
     static_configs:

@@ -83,8 +83,10 @@ check_usage "$TMP/out.csv" "$CGA" "$used1" 5
 # The same names as Prometheus labels (the textfile is removed at exit:
 # the copy taken while bpmc ran is read).
 [ -s "$TMP/prom.copy" ] || fail "no textfile exposition was copied"
-grep -q 'scope="container".*namespace="shop",pod_name="cart-7d9f",container_name="api"' "$TMP/prom.copy" ||
-	fail "no container series with the kubelet's names: $(grep -m3 'scope="container"' "$TMP/prom.copy")"
+grep -q "^bpmc_container_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/$C1\",namespace=\"shop\",pod=\"cart-7d9f\",container=\"api\",container_id=\"containerd://$(h 1)\",pod_uid=\"$U1\"} " "$TMP/prom.copy" ||
+	fail "no container series with the kubelet's names: $(grep -m3 '^bpmc_container_' "$TMP/prom.copy")"
+grep -q "^bpmc_pod_perf_event_seconds_total{event=\"cpu-clock\",namespace=\"shop\",pod=\"cart-7d9f\",pod_uid=\"$U1\"} " "$TMP/prom.copy" ||
+	fail "no pod series with the kubelet's names: $(grep -m3 '^bpmc_pod_' "$TMP/prom.copy")"
 
 # The pod made late: named in every row but those of its first second
 # (rescans are a second apart at least). The pod whose directory came

@@ -31,7 +31,7 @@ start_record_listen "$TMP/log" --mode exact -e cpu-clock -I 250 -d 120 -o "$TMP/
 
 # in_exposition PREFIX: the cgroup series whose path starts with PREFIX.
 in_exposition() {
-	scrape | awk -v p="cgroup=\"$1" 'index($0, "bpmc_events_total{") == 1 && index($0, p) { n++ } END { print n + 0 }'
+	scrape | awk -v p="cgroup=\"$1" 'index($0, "bpmc_cgroup_perf_event_seconds_total{") == 1 && index($0, p) { n++ } END { print n + 0 }'
 }
 
 # Buffers grown once: every form of the exposition served a few times.
@@ -54,7 +54,7 @@ watch_round() {
 		[ -e "$out.stop" ] && last=1
 		scrape 2>/dev/null | awk -v p="cgroup=\"/$REL/r$1/" -v o="$out" '
 			$1 == "bpmc_intervals_total" { print $2 >>(o ".intervals") }
-			index($0, "bpmc_events_total{") == 1 && (i = index($0, p)) {
+			index($0, "bpmc_cgroup_perf_event_seconds_total{") == 1 && (i = index($0, p)) {
 				c = substr($0, i + 8); sub(/".*/, "", c); print c >>(o ".seen") }'
 		sleep 0.05
 	done

@@ -53,7 +53,7 @@ done
 [ -z "$(header plain Content-Encoding)" ] || fail "plain: encoded without being asked"
 [ "$(header plain Vary)" = "Accept, Accept-Encoding" ] || fail "plain: Vary '$(header plain Vary)'"
 series "$TMP/plain" >"$TMP/plain.series" || fail "the text format does not parse"
-grep -q '^# TYPE bpmc_events_total counter$' "$TMP/plain" || fail "plain: no TYPE line for bpmc_events_total"
+grep -q '^# TYPE bpmc_node_perf_event_seconds_total counter$' "$TMP/plain" || fail "plain: no TYPE line for bpmc_node_perf_event_seconds_total"
 ! grep -q '^# EOF' "$TMP/plain" || fail "plain: has an OpenMetrics EOF"
 if command -v promtool >/dev/null; then
 	promtool check metrics <"$TMP/plain" >"$TMP/promtool" 2>&1 || fail "promtool: $(head -3 "$TMP/promtool")"
@@ -67,7 +67,7 @@ echo "  gzip: $(stat -c %s "$TMP/gz") bytes for $(stat -c %s "$TMP/gz.txt")"
 
 [ "$(header om Content-Type)" = "$OM; charset=utf-8" ] || fail "OpenMetrics: Content-Type '$(header om Content-Type)'"
 [ "$(tail -n 1 "$TMP/om")" = "# EOF" ] || fail "OpenMetrics: the last line is '$(tail -n 1 "$TMP/om")'"
-grep -q '^# TYPE bpmc_events counter$' "$TMP/om" || fail "OpenMetrics: no '# TYPE bpmc_events counter'"
+grep -q '^# TYPE bpmc_node_perf_event_seconds counter$' "$TMP/om" || fail "OpenMetrics: no '# TYPE bpmc_node_perf_event_seconds counter'"
 ! grep -q '^# TYPE [a-z_]*_total ' "$TMP/om" || fail "OpenMetrics: a family named with _total"
 series "$TMP/om" >"$TMP/om.series" || fail "OpenMetrics does not parse"
 cmp -s "$TMP/plain.series" "$TMP/om.series" || fail "OpenMetrics: other series or values than the text's"

@@ -64,7 +64,7 @@ else
 	echo "  node_exporter serves all $total bpmc series of bpmc.prom"
 fi
 # The burner's counter, in order: file, node_exporter, file.
-key=$(printf 'bpmc_events_total\tcgroup=/%s\tcontainer=containerd://%s\tevent=cpu-clock\tpod=%s\tscope=cgroup' "$CGP" "$ID" "$POD")
+key=$(printf 'bpmc_cgroup_perf_event_seconds_total\tcgroup=/%s\tcontainer_id=containerd://%s\tevent=cpu-clock\tpod_uid=%s' "$CGP" "$ID" "$POD")
 b=$(awk -F '\t' -v k="$key" '{ v = $NF; NF--; if ($0 == k) print v }' OFS='\t' "$TMP/before")
 n=$(awk -F '\t' -v k="$key" '{ v = $NF; NF--; if ($0 == k) print v }' OFS='\t' "$TMP/ne")
 a=$(awk -F '\t' -v k="$key" '{ v = $NF; NF--; if ($0 == k) print v }' OFS='\t' "$TMP/after")
@@ -73,7 +73,7 @@ awk -v b="$b" -v n="$n" -v a="$a" 'BEGIN { exit !(b != "" && b > 0 && b + 0 <= n
 	fail "node_exporter's value is not between the file's"
 
 for scope in container pod; do
-	grep -q "^bpmc_events_total	.*pod=$POD	scope=$scope	" "$TMP/before" ||
+	grep -q "^bpmc_${scope}_perf_event_seconds_total	.*pod_uid=$POD	" "$TMP/before" ||
 		fail "no $scope series for the burner's pod in bpmc.prom"
 done
 

@@ -2,7 +2,10 @@
 # The real Prometheus (Debian's) scrapes bpmc --listen every second while
 # a burner takes about 50 % of a CPU in a cgroup of its own: the rate
 # Prometheus computes from bpmc's counter over 10 s must be the cgroup's
-# cpu.stat rate over the same 10 s, within 5 %. promtool accepts the
+# cpu.stat rate over the same 10 s, within 5 %, in CPUs (seconds a
+# second: cpu-clock is exported in seconds). A sum() over the node family
+# is the host's CPUs, within 5 %, though cgroups and processes are exported beside
+# it (one family a scope: no scope adds to another). promtool accepts the
 # exposition, no counter ever went back, and hostile names come back
 # through the labels: a cgroup named with a quote, a backslash, a tab and
 # UTF-8; a process named with a newline (a cgroup name cannot hold one:
@@ -24,7 +27,7 @@ COMM_HEX=63225c0a6d
 COMM=$'c"\\\nm'
 
 start_record_listen "$TMP/log" -e cpu-clock -I 250 -d 60 -o "$TMP/out.csv" \
-	--prom-scopes system,cgroup,process || exit 1
+	--prom-scopes system,cgroup,container,pod,process || exit 1
 start_prometheus 1s "127.0.0.1:$BPMC_PORT" && wait_scraped || exit 1
 spawn_in "$HOSTILE" "$HELPERS/named_burner" "$COMM_HEX" 2
 spawn_in "$BAD" "$HELPERS/burner" 20 2
@@ -41,39 +44,51 @@ t_a=$(date +%s.%N) u_a=$(usage_usec "$BURN")
 sleep 10
 t_b=$(date +%s.%N) u_b=$(usage_usec "$BURN")
 sleep 2.5 # the scrapes up to t_b are in
-rate=$(prom_value "rate(bpmc_events_total{event=\"cpu-clock\",scope=\"cgroup\",cgroup=\"/$REL/burn\"}[10s])" "$t_b")
-truth=$(awk -v a="$u_a" -v b="$u_b" -v ta="$t_a" -v tb="$t_b" 'BEGIN { printf "%.0f", (b - a) * 1000 / (tb - ta) }')
+rate=$(prom_value "rate(bpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/$REL/burn\"}[10s])" "$t_b")
+truth=$(awk -v a="$u_a" -v b="$u_b" -v ta="$t_a" -v tb="$t_b" 'BEGIN { printf "%.6f", (b - a) / 1e6 / (tb - ta) }')
 err=$(awk -v a="$rate" -v b="$truth" 'BEGIN { printf "%+.2f", b ? 100 * (a - b) / b : 0 }')
-echo "  rate over 10 s: Prometheus $rate ns/s, cpu.stat $truth ns/s ($err %)"
+echo "  rate over 10 s: Prometheus $rate CPUs, cpu.stat $truth CPUs ($err %)"
 if ! [ -n "$rate" ] || ! within "$rate" "$truth" 5; then
 	fail "Prometheus' rate ${rate:-(none)} is not within 5 % of cpu.stat's $truth; the samples:"
-	prom_query "bpmc_events_total{event=\"cpu-clock\",scope=\"cgroup\",cgroup=\"/$REL/burn\"}[10s]" "$t_b" |
+	prom_query "bpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/$REL/burn\"}[10s]" "$t_b" |
 		jq -r '.data.result[0].values[] | "    \(.[0]) \(.[1])"'
 fi
+
+# The node family alone: every CPU's time, a second a second each.
+cpus=$(getconf _NPROCESSORS_ONLN)
+node=$(prom_value 'sum(rate(bpmc_node_perf_event_seconds_total{event="cpu-clock"}[10s]))' "$t_b")
+echo "  sum(rate(bpmc_node_perf_event_seconds_total{event=\"cpu-clock\"}[10s])): $node CPUs, the host has $cpus"
+[ -n "$node" ] && within "$node" "$cpus" 5 || fail "the node family sums to ${node:-(none)} CPUs, not the host's $cpus"
+for fam in cgroup process; do
+	n=$(prom_query "count(bpmc_${fam}_perf_event_seconds_total)" "$t_b" | jq -r '.data.result[0].value[1] // 0')
+	[ "$n" -gt 0 ] || fail "no series of bpmc_${fam}_perf_event_seconds_total beside the node's"
+done
 
 up=$(prom_value 'up{job="bpmc"}')
 scrapes=$(prom_value 'bpmc_scrapes_total')
 echo "  up $up, $scrapes scrapes served"
 [ "$up" = 1 ] || fail "Prometheus says the target is down: $(tail -3 "$TMP/prometheus.log")"
-resets=$(prom_value 'sum(resets(bpmc_events_total[1m]))')
+# Family by family: resets() drops the name, and a container's labels
+# are its cgroup's.
+resets=$(prom_value 'sum(resets(bpmc_node_perf_event_seconds_total[1m])) + sum(resets(bpmc_cgroup_perf_event_seconds_total[1m])) + sum(resets(bpmc_process_perf_event_seconds_total[1m]))')
 [ "$resets" = 0 ] || fail "counters went back $resets times"
 
 scrape >"$TMP/metrics.txt" || fail "curl could not scrape bpmc"
 if promtool check metrics <"$TMP/metrics.txt" >"$TMP/promtool.out" 2>&1; then
-	echo "  promtool check metrics: ok ($(grep -c '^bpmc_events_total' "$TMP/metrics.txt") series of bpmc_events_total)"
+	echo "  promtool check metrics: ok ($(grep -c '^bpmc_[a-z]*_perf_' "$TMP/metrics.txt") series of the bpmc_*_perf_* families)"
 else
 	fail "promtool check metrics: $(head -5 "$TMP/promtool.out")"
 fi
 
 # The names, from Prometheus' API: JSON strings, unescaped by jq.
-prom_query 'bpmc_events_total{event="cpu-clock"}' >"$TMP/series.json"
-n=$(jq --arg p "$HOSTILE_REL" '[.data.result[] | select(.metric.scope == "cgroup" and .metric.cgroup == $p)] | length' "$TMP/series.json")
+prom_query '{__name__=~"bpmc_(cgroup|process)_perf_event_seconds_total",event="cpu-clock"}' >"$TMP/series.json"
+n=$(jq --arg p "$HOSTILE_REL" '[.data.result[] | select(.metric.__name__ == "bpmc_cgroup_perf_event_seconds_total" and .metric.cgroup == $p)] | length' "$TMP/series.json")
 [ "$n" = 1 ] && echo "  cgroup $(printf %q "$HOSTILE_REL") came back" ||
 	fail "the cgroup $(printf %q "$HOSTILE_REL") is not a label: $(jq -c '[.data.result[].metric.cgroup]' "$TMP/series.json")"
-n=$(jq --arg c "$COMM" '[.data.result[] | select(.metric.scope == "process" and .metric.comm == $c)] | length' "$TMP/series.json")
+n=$(jq --arg c "$COMM" '[.data.result[] | select(.metric.__name__ == "bpmc_process_perf_event_seconds_total" and .metric.comm == $c)] | length' "$TMP/series.json")
 [ "$n" -ge 1 ] && echo "  comm $(printf %q "$COMM") came back" ||
 	fail "the comm $(printf %q "$COMM") is not a label: $(jq -c '[.data.result[].metric.comm] | unique' "$TMP/series.json")"
-n=$(jq --arg p "/$REL/bad\\xFFname" '[.data.result[] | select(.metric.scope == "cgroup" and .metric.cgroup == $p)] | length' "$TMP/series.json")
+n=$(jq --arg p "/$REL/bad\\xFFname" '[.data.result[] | select(.metric.__name__ == "bpmc_cgroup_perf_event_seconds_total" and .metric.cgroup == $p)] | length' "$TMP/series.json")
 [ "$n" = 1 ] && echo "  a byte that is not UTF-8 reads \\xFF" ||
 	fail "the cgroup named with ff is not '/$REL/bad\\xFFname'"
 wait "$BURN_PID"

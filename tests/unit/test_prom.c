@@ -215,26 +215,26 @@ static void test_counters(void)
 		return;
 	t = text_of(&f);
 	ASSERT_TRUE(t && strstr(t, "bpmc_series 0\n"), "empty at first");
-	ASSERT_TRUE(t && !strstr(t, "bpmc_events_total{"), "no series yet");
+	ASSERT_TRUE(t && !strstr(t, "_total{event="), "no series yet");
 	free(t);
 	interval(&f, rows, 4);
 	interval(&f, rows, 1); /* only /a's cpu-clock */
 	t = text_of(&f);
 	ASSERT_TRUE(
 		t && strstr(t,
-			    "bpmc_events_total{event=\"cpu-clock\",scope=\"cgroup\",cgroup=\"/a\"} 2000\n"),
-		"cpu-clock adds up");
+			    "bpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/a\"} 0.000002000\n"),
+		"cpu-clock adds up, in seconds");
 	ASSERT_TRUE(
 		t && strstr(t,
-			    "bpmc_events_total{event=\"page-faults\",scope=\"cgroup\",cgroup=\"/a\"} 5\n"),
+			    "bpmc_cgroup_perf_events_total{event=\"page-faults\",cgroup=\"/a\"} 5\n"),
 		"page-faults kept");
 	ASSERT_TRUE(
 		t && strstr(t,
-			    "bpmc_events_total{event=\"cpu-clock\",scope=\"system\"} 3000\n"),
+			    "bpmc_node_perf_event_seconds_total{event=\"cpu-clock\"} 0.000003000\n"),
 		"system");
-	ASSERT_TRUE(t && !strstr(t, "page-faults\",scope=\"system\""),
+	ASSERT_TRUE(t && !strstr(t, "bpmc_node_perf_events_total{"),
 		    "an event a key never counted has no series");
-	ASSERT_TRUE(t && !strstr(t, "scope=\"process\""),
+	ASSERT_TRUE(t && !strstr(t, "bpmc_process_"),
 		    "process rows are not exported by default");
 	ASSERT_TRUE(
 		t && strstr(t,
@@ -263,6 +263,9 @@ static void test_labels(void)
 		  .cgroup = "/k",
 		  .container = "containerd://abc",
 		  .pod = "p-1",
+		  .namespace = "shop",
+		  .pod_name = "web-0",
+		  .container_name = "nginx",
 		  .pid = 7,
 		  .tid = 8,
 		  .comm = "a\xff",
@@ -283,20 +286,142 @@ static void test_labels(void)
 	t = text_of(&f);
 	ASSERT_TRUE(
 		t && strstr(t,
-			    "{event=\"cpu-clock\",scope=\"cgroup\",cgroup=\"/x\\\"y\\\\z\\nw\"} 30\n"),
+			    "bpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/x\\\"y\\\\z\\nw\"} 0.000000030\n"),
 		"escaped, one series for both ids");
 	ASSERT_TRUE(
 		t && strstr(t,
-			    "{event=\"cpu-clock\",scope=\"cgroup\",cgroup_id=\"99\"} 1\n"),
+			    "{event=\"cpu-clock\",cgroup_id=\"99\"} 0.000000001\n"),
 		"an unknown path is its id");
 	ASSERT_TRUE(
 		t && strstr(t,
-			    "{event=\"cpu-clock\",scope=\"thread\",cgroup=\"/k\",container=\"containerd://abc\",pod=\"p-1\",pid=\"7\",tid=\"8\",comm=\"a\\\\xFF\"} 4\n"),
+			    "bpmc_thread_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/k\",namespace=\"shop\",pod=\"web-0\",container=\"nginx\",container_id=\"containerd://abc\",pod_uid=\"p-1\",pid=\"7\",tid=\"8\",comm=\"a\\\\xFF\"} 0.000000004\n"),
 		"thread labels");
 	ASSERT_TRUE(
 		t && strstr(t,
-			    "{event=\"cpu-clock\",scope=\"pod\",pod=\"p-1\"} 4\n"),
+			    "bpmc_pod_perf_event_seconds_total{event=\"cpu-clock\",pod_uid=\"p-1\"} 0.000000004\n"),
 		"pod labels");
+	free(t);
+	fixture_free(&f);
+}
+
+/*
+ * Every sample's family has its TYPE before it and all its samples in
+ * one run: what the text format and OpenMetrics both require.
+ */
+static bool families_contiguous(const char *t)
+{
+	char done[64][96];
+	int nr = 0;
+	char cur[96] = "", typed[96] = "";
+
+	for (const char *l = t; *l; l = strchr(l, '\n') + 1) {
+		size_t n = strcspn(l, "{ \n");
+
+		if (!strncmp(l, "# TYPE ", 7)) {
+			size_t m = strcspn(l + 7, " ");
+
+			snprintf(typed, sizeof(typed), "%.*s", (int)m, l + 7);
+		} else if (*l != '#' && n) {
+			char name[96];
+
+			snprintf(name, sizeof(name), "%.*s", (int)n, l);
+			if (strcmp(name, cur)) {
+				for (int i = 0; i < nr; i++)
+					if (!strcmp(done[i], name))
+						return false; /* came back */
+				if (strcmp(name, typed) || nr == 64)
+					return false; /* no TYPE of its own */
+				snprintf(cur, sizeof(cur), "%s", name);
+				snprintf(done[nr++], sizeof(done[0]), "%s",
+					 name);
+			}
+		}
+		if (!strchr(l, '\n'))
+			break;
+	}
+	return true;
+}
+
+/*
+ * One family per scope: a container and its cgroup, whose labels read
+ * the same, are two series of two families, and a sum over one family
+ * adds no scope to another; the clocks in seconds, the others in events.
+ */
+static void test_families(void)
+{
+	struct fixture f;
+	struct row c = cg_row("/k/c1", 3, "cpu-clock", 1500000000);
+	struct row rows[] = {
+		c,
+		cg_row("/k/c1", 3, "page-faults", 7),
+		cg_row("/other", 4, "cpu-clock", 500000000),
+		{ .scope = "system",
+		  .pid = -1,
+		  .tid = -1,
+		  .event = "cpu-clock",
+		  .count = 2000000000,
+		  .running_pct = 100 },
+		c,
+		c,
+		/* The rows stage's outside keys: no container, pod, cgroup. */
+		{ .scope = "container",
+		  .pid = -1,
+		  .tid = -1,
+		  .event = "cpu-clock",
+		  .count = 500000000 },
+		{ .scope = "pod",
+		  .pid = -1,
+		  .tid = -1,
+		  .event = "cpu-clock",
+		  .count = 500000000 },
+	};
+	char *t;
+
+	rows[4].scope = "container";
+	rows[4].container = "containerd://c1";
+	rows[4].container_name = "app";
+	rows[5].scope = "pod";
+	rows[5].cgroup = NULL;
+	rows[5].cgroup_id = 0;
+	rows[5].pod = "u-1";
+	rows[5].pod_name = "web-0";
+	rows[5].namespace = "shop";
+	rows[0].container = rows[1].container = "containerd://c1";
+	rows[0].container_name = rows[1].container_name = "app";
+	if (!fixture_new(&f, PROM_SCOPES_DEFAULT, 0))
+		return;
+	interval(&f, rows, 8);
+	t = text_of(&f);
+	if (!ASSERT_TRUE(t, "text"))
+		goto out;
+	ASSERT_TRUE(
+		strstr(t,
+		       "\nbpmc_container_perf_event_seconds_total{event=\"cpu-clock\",container=\"(outside containers)\"} 0.500000000\n") &&
+			strstr(t,
+			       "\nbpmc_pod_perf_event_seconds_total{event=\"cpu-clock\",pod=\"(outside pods)\"} 0.500000000\n"),
+		"the outside keys");
+	ASSERT_TRUE(
+		strstr(t,
+		       "\nbpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/k/c1\",container=\"app\",container_id=\"containerd://c1\"} 1.500000000\n") &&
+			strstr(t,
+			       "\nbpmc_container_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/k/c1\",container=\"app\",container_id=\"containerd://c1\"} 1.500000000\n"),
+		"the same labels, two families");
+	ASSERT_TRUE(
+		strstr(t,
+		       "\nbpmc_pod_perf_event_seconds_total{event=\"cpu-clock\",namespace=\"shop\",pod=\"web-0\",pod_uid=\"u-1\"} 1.500000000\n"),
+		"pod names");
+	ASSERT_TRUE(
+		strstr(t,
+		       "\nbpmc_cgroup_perf_events_total{event=\"page-faults\",cgroup=\"/k/c1\",container=\"app\",container_id=\"containerd://c1\"} 7\n"),
+		"counts in events");
+	ASSERT_TRUE(strstr(t, "# HELP bpmc_node_perf_event_seconds_total ") &&
+			    strstr(t, "(unit: seconds).\n") &&
+			    strstr(t, "(unit: events;"),
+		    "the unit in HELP");
+	ASSERT_TRUE(families_contiguous(t), "each family in one run");
+	ASSERT_TRUE(!strstr(t, "scope="), "no scope label");
+	ASSERT_TRUE(strstr(t, "bpmc_series 8\n"), "series");
+out:
 	free(t);
 	fixture_free(&f);
 }
@@ -320,14 +445,16 @@ static void test_expire(void)
 	interval(&f, both, 3);
 	interval(&f, &b, 1); /* /a: one interval without counts */
 	t = text_of(&f);
-	ASSERT_TRUE(t && strstr(t, "cgroup=\"/a\"} 10\n"), "not yet");
+	ASSERT_TRUE(t && strstr(t, "cgroup=\"/a\"} 0.000000010\n"), "not yet");
 	free(t);
 	interval(&f, &b, 1); /* two: /a goes */
 	t = text_of(&f);
 	ASSERT_TRUE(t && !strstr(t, "cgroup=\"/a\""), "expired");
-	ASSERT_TRUE(t && strstr(t, "cgroup=\"/b\"} 30\n"), "b stays");
-	ASSERT_TRUE(t && strstr(t, "scope=\"system\"} 0\n"),
-		    "system never expires");
+	ASSERT_TRUE(t && strstr(t, "cgroup=\"/b\"} 0.000000030\n"), "b stays");
+	ASSERT_TRUE(
+		t && strstr(t,
+			    "bpmc_node_perf_event_seconds_total{event=\"cpu-clock\"} 0.000000000\n"),
+		"system never expires");
 	ASSERT_TRUE(t && strstr(t, "bpmc_keys_expired_total 1\n"), "counted");
 	free(t);
 	fixture_free(&f);
@@ -349,16 +476,23 @@ static void test_openmetrics_gzip(void)
 	om = exposition(&f, PROM_OPENMETRICS, false, &ol);
 	if (!t || !om)
 		goto out;
-	ASSERT_TRUE(strstr(t, "# TYPE bpmc_events_total counter\n") &&
-			    !strstr(t, "# EOF"),
-		    "text");
-	ASSERT_TRUE(strstr(om, "# TYPE bpmc_events counter\n") &&
-			    !strstr(om, "# TYPE bpmc_events_total") &&
-			    strstr(om, "# TYPE bpmc_series gauge\n"),
-		    "openmetrics types");
+	ASSERT_TRUE(
+		strstr(t,
+		       "# TYPE bpmc_cgroup_perf_event_seconds_total counter\n") &&
+			!strstr(t, "# EOF"),
+		"text");
+	ASSERT_TRUE(
+		strstr(om, "# TYPE bpmc_cgroup_perf_event_seconds counter\n") &&
+			!strstr(om,
+				"# TYPE bpmc_cgroup_perf_event_seconds_total") &&
+			strstr(om, "# TYPE bpmc_series gauge\n") &&
+			strstr(om,
+			       "# TYPE bpmc_cgroup_perf_event_seconds counter\n# UNIT bpmc_cgroup_perf_event_seconds seconds\n") &&
+			!strstr(t, "# UNIT"),
+		"openmetrics types, the unit of the seconds");
 	ASSERT_TRUE(
 		strstr(om,
-		       "\nbpmc_events_total{event=\"cpu-clock\",scope=\"cgroup\",cgroup=\"/a\"} 10\n"),
+		       "\nbpmc_cgroup_perf_event_seconds_total{event=\"cpu-clock\",cgroup=\"/a\"} 0.000000010\n"),
 		"openmetrics samples");
 	ASSERT_TRUE(ol > 6 && !strcmp(om + ol - 6, "# EOF\n"), "eof last");
 	for (int fmt = 0; fmt < PROM_NR_FORMATS; fmt++) {
@@ -493,6 +627,7 @@ static const struct subtest tests[] = {
 	{ "scopes_parse", test_scopes_parse },
 	{ "counters", test_counters },
 	{ "labels", test_labels },
+	{ "families", test_families },
 	{ "expire", test_expire },
 	{ "openmetrics_gzip", test_openmetrics_gzip },
 	{ "self", test_self },

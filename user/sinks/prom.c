@@ -7,11 +7,22 @@
 #include <string.h>
 
 #include "common/escape.h"
+#include "common/metric.h"
 #include "common/strbuf.h"
 #include "common/util.h"
 #include "sinks/prom.h"
 #include "sinks/prom_state.h"
 #include "sinks/textfile.h"
+
+/*
+ * The container (pod) label of the "outside containers" key: the rows
+ * stage's container (pod) row with no container, pod or cgroup, the
+ * system row less the containers (pods), so that the keys of
+ * bpmc_container_* (bpmc_pod_*) add up to the node's. The words report
+ * and top show.
+ */
+#define PROM_OUTSIDE_CONTAINERS "(outside containers)"
+#define PROM_OUTSIDE_PODS "(outside pods)"
 
 /* A label set at its longest: a 4000-byte path, every byte escaped. */
 #define LABELS_MAX 65536
@@ -44,34 +55,43 @@ static void put_label_u64(struct strbuf *b, const char *name, uint64_t v)
 }
 
 /*
- * The labels of a row but its event, in one order: scope, cgroup (its
- * id where the path is unknown), container, pod, namespace, pod_name,
- * container_name, pid, tid, comm; empty
- * ones are left out, as Prometheus reads an empty label as none.
+ * The labels of a row but its event and scope (its family says it), each
+ * with its leading comma, in one order: cgroup (its id where the path is
+ * unknown), namespace, pod, container (the kubelet's names),
+ * container_id ("runtime://id"), pod_uid, pid, tid, comm; empty ones are
+ * left out, as Prometheus reads an empty label as none. The outside key
+ * has only container="(outside containers)" (pod="(outside pods)").
  */
-static int format_labels(struct prom_sink *p, const struct row *r)
+static int format_labels(struct prom_sink *p, const struct row *r, unsigned bit)
 {
+	bool outside = (bit == SCOPE_CONTAINER || bit == SCOPE_POD) &&
+		       !(r->container && *r->container) &&
+		       !(r->pod && *r->pod) && !(r->cgroup && *r->cgroup) &&
+		       !r->cgroup_id;
 	struct strbuf b;
 
 	strbuf__init(&b, p->labels, sizeof(p->labels), 0);
-	strbuf__put(&b, "scope=\"", 7);
-	strbuf__puts(&b, r->scope);
-	strbuf__putc(&b, '"');
+	if (outside) {
+		if (bit == SCOPE_POD)
+			put_label(&b, "pod", PROM_OUTSIDE_PODS);
+		else
+			put_label(&b, "container", PROM_OUTSIDE_CONTAINERS);
+		return b.len;
+	}
 	if (r->cgroup && *r->cgroup)
 		put_label(&b, "cgroup", r->cgroup);
 	else if (r->cgroup_id)
 		put_label_u64(&b, "cgroup_id", r->cgroup_id);
-	if (r->container && *r->container)
-		put_label(&b, "container", r->container);
-	if (r->pod && *r->pod)
-		put_label(&b, "pod", r->pod);
-	/* The kubelet's names, where its log trees gave them. */
 	if (r->namespace && *r->namespace)
 		put_label(&b, "namespace", r->namespace);
 	if (r->pod_name && *r->pod_name)
-		put_label(&b, "pod_name", r->pod_name);
+		put_label(&b, "pod", r->pod_name);
 	if (r->container_name && *r->container_name)
-		put_label(&b, "container_name", r->container_name);
+		put_label(&b, "container", r->container_name);
+	if (r->container && *r->container)
+		put_label(&b, "container_id", r->container);
+	if (r->pod && *r->pod)
+		put_label(&b, "pod_uid", r->pod);
 	if (r->pid >= 0)
 		put_label_u64(&b, "pid", r->pid);
 	if (r->tid >= 0)
@@ -79,6 +99,25 @@ static int format_labels(struct prom_sink *p, const struct row *r)
 	if (r->comm && *r->comm)
 		put_label(&b, "comm", r->comm);
 	return b.truncated ? -ENOSPC : (int)b.len;
+}
+
+/* The family of a scope bit. */
+static enum prom_fam fam_of(unsigned bit)
+{
+	switch (bit) {
+	case SCOPE_SYSTEM:
+		return PROM_FAM_NODE;
+	case SCOPE_POD:
+		return PROM_FAM_POD;
+	case SCOPE_CONTAINER:
+		return PROM_FAM_CONTAINER;
+	case SCOPE_CGROUP:
+		return PROM_FAM_CGROUP;
+	case SCOPE_PROCESS:
+		return PROM_FAM_PROCESS;
+	default:
+		return PROM_FAM_THREAD;
+	}
 }
 
 /* The self rows: what bpmc cost, as deltas (peak_rss_bytes a gauge). */
@@ -147,13 +186,13 @@ static int prom_write_row(struct sink *s, const struct row *r)
 	if (r->no_count || !(p->cfg.scopes & bit) ||
 	    (!r->count && bit != SCOPE_SYSTEM))
 		return 0;
-	len = format_labels(p, r);
+	len = format_labels(p, r, bit);
 	if (len < 0)
 		return error__set(
 			&s->error, len,
 			"the labels of a %s row of cgroup '%.256s' do not fit %d bytes",
 			r->scope, r->cgroup ? r->cgroup : "", LABELS_MAX);
-	k = prom_keys__get(st, p->labels, len, bit == SCOPE_SYSTEM);
+	k = prom_keys__get(st, fam_of(bit), p->labels, len);
 	if (!k)
 		return error__set(&s->error, ENOMEM,
 				  "out of memory for the Prometheus series");
@@ -171,12 +210,14 @@ static void expire(struct prom_sink *p)
 
 	if (p->cfg.expire <= 0)
 		return;
-	for (k = st->first; k; k = after) {
-		after = k->after;
-		if (!k->system &&
-		    st->intervals - k->last >= (uint64_t)p->cfg.expire) {
-			prom_keys__remove(st, k);
-			st->expired++;
+	for (int f = 0; f < PROM_NR_FAMS; f++) {
+		for (k = st->first[f]; k; k = after) {
+			after = k->after;
+			if (!k->system && st->intervals - k->last >=
+						  (uint64_t)p->cfg.expire) {
+				prom_keys__remove(st, k);
+				st->expired++;
+			}
 		}
 	}
 }
@@ -276,6 +317,7 @@ static int escape_events(struct prom_sink *p)
 		if (b.truncated || !p->st.event_label[e])
 			return -ENOMEM;
 		p->st.event_label_len[e] = b.len;
+		p->st.seconds[e] = !strcmp(event_unit(p->cfg.events[e]), "ns");
 	}
 	return 0;
 }
@@ -296,6 +338,7 @@ int prom_sink__new(struct sink *s, const struct prom_config *cfg)
 	p->cfg = *cfg;
 	p->sink = s;
 	p->st.nr_events = cfg->nr_events;
+	p->st.scopes = cfg->scopes;
 	s->ops = &prom_sink_ops;
 	s->priv = p;
 	err = escape_events(p);

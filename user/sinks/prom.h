@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The Prometheus sink: the rows of every interval added into counters
- * that run since bpmc started, one series per (scope, key, event), and
+ * that run since bpmc started, one family per scope and unit, one series
+ * per (key, event) in it, and
  * rendered once an interval into an immutable snapshot (prom_snapshot.h)
  * for the HTTP side to serve, and into --textfile DIR/bpmc.prom. Metric
  * names and labels: docs/prometheus.md.
@@ -16,8 +17,8 @@
 #include "sinks/prom_snapshot.h"
 #include "sinks/sink.h"
 
-/* The scopes (common/scope.h) whose rows become bpmc_events_total
- * series unless --prom-scopes says otherwise. */
+/* The scopes (common/scope.h) whose rows become series of their
+ * bpmc_SCOPE_perf_* families unless --prom-scopes says otherwise. */
 #define PROM_SCOPES_DEFAULT \
 	(SCOPE_SYSTEM | SCOPE_CGROUP | SCOPE_CONTAINER | SCOPE_POD)
 #define PROM_MAX_EVENTS 32
@@ -37,7 +38,7 @@ struct prom_config {
  * first interval's end reads a valid exposition.
  */
 int prom_sink__new(struct sink *s, const struct prom_config *cfg);
-/* Series of bpmc_events_total in the last exposition. */
+/* Series of the bpmc_SCOPE_perf_* families in the last exposition. */
 size_t prom_sink__series(const struct sink *s);
 
 #endif

@@ -7,10 +7,13 @@
 #include "common/grow.h"
 #include "sinks/prom_state.h"
 
-struct prom_key *prom_keys__get(struct prom_state *st, const char *labels,
-				size_t len, bool system)
+struct prom_key *prom_keys__get(struct prom_state *st, enum prom_fam fam,
+				const char *labels, size_t len)
 {
-	uint64_t h = hash_bytes(labels, len);
+	/* A container's labels are its cgroup's too: the scope tells them
+	 * apart. */
+	uint64_t h = hash_bytes(labels, len) ^
+		     (fam + 1) * 0x9e3779b97f4a7c15ull;
 	struct hash_probe p = hash_index__probe(&st->index, h);
 	size_t evsz = st->nr_events * sizeof(uint64_t);
 	struct prom_key *k;
@@ -18,7 +21,7 @@ struct prom_key *prom_keys__get(struct prom_state *st, const char *labels,
 
 	while ((i = hash_index__next(&st->index, &p)) != HASH_INDEX_END) {
 		k = st->keys[i];
-		if (k->hash == h && k->len == len &&
+		if (k->hash == h && k->fam == fam && k->len == len &&
 		    !memcmp(prom_key__labels(k, st->nr_events), labels, len))
 			return k;
 	}
@@ -30,17 +33,18 @@ struct prom_key *prom_keys__get(struct prom_state *st, const char *labels,
 		return NULL;
 	k->hash = h;
 	k->len = len;
-	k->system = system;
+	k->fam = fam;
+	k->system = fam == PROM_FAM_NODE;
 	memcpy((char *)(k->count + st->nr_events), labels, len);
 	k->index = st->nr_keys;
 	st->keys[st->nr_keys++] = k;
 	hash_index__add(&st->index, &p, k->index);
-	k->prev = st->last;
-	if (st->last)
-		st->last->after = k;
+	k->prev = st->last[fam];
+	if (st->last[fam])
+		st->last[fam]->after = k;
 	else
-		st->first = k;
-	st->last = k;
+		st->first[fam] = k;
+	st->last[fam] = k;
 	return k;
 }
 
@@ -59,11 +63,11 @@ void prom_keys__remove(struct prom_state *st, struct prom_key *k)
 	if (k->prev)
 		k->prev->after = k->after;
 	else
-		st->first = k->after;
+		st->first[k->fam] = k->after;
 	if (k->after)
 		k->after->prev = k->prev;
 	else
-		st->last = k->prev;
+		st->last[k->fam] = k->prev;
 	free(k);
 }
 
@@ -71,13 +75,15 @@ void prom_keys__free(struct prom_state *st)
 {
 	struct prom_key *k, *after;
 
-	for (k = st->first; k; k = after) {
-		after = k->after;
-		free(k);
+	for (int f = 0; f < PROM_NR_FAMS; f++) {
+		for (k = st->first[f]; k; k = after) {
+			after = k->after;
+			free(k);
+		}
+		st->first[f] = st->last[f] = NULL;
 	}
 	free(st->keys);
 	st->keys = NULL;
 	hash_index__free(&st->index);
-	st->first = st->last = NULL;
 	st->nr_keys = st->cap_keys = 0;
 }

@@ -23,14 +23,56 @@ struct family {
 		"_total counter\n",                                           \
 			"# HELP " name " " help "\n# TYPE " name " counter\n" \
 	}
+/* A counter in seconds: OpenMetrics says its unit (# UNIT). */
+#define COUNTER_SECONDS(name, help)                              \
+	{                                                        \
+		"# HELP " name "_total " help "\n# TYPE " name   \
+		"_total counter\n",                              \
+			"# HELP " name " " help "\n# TYPE " name \
+			" counter\n# UNIT " name " seconds\n"    \
+	}
 #define GAUGE(name, help)                                                 \
 	{                                                                 \
 		"# HELP " name " " help "\n# TYPE " name " gauge\n", NULL \
 	}
 
-static const struct family events_family = COUNTER(
-	"bpmc_events",
-	"Events counted since bpmc started, one series per scope, key and event (cpu-clock and task-clock count nanoseconds).");
+/*
+ * A scope's two families: its events' counts, and the time its clock
+ * events (cpu-clock, task-clock: nanoseconds in the rows) counted, in
+ * seconds, the base unit Prometheus' conventions ask for.
+ */
+struct scope_families {
+	unsigned scope; /* SCOPE_* */
+	struct family events, seconds;
+	const char *events_open, *seconds_open; /* "NAME{event=\"" */
+};
+
+#define PERF_EVENTS_HELP(what)                                        \
+	"Events counted by perf_event_open since bpmc started, " what \
+	", one series per event (unit: events; the clocks are in *_perf_event_seconds_total)."
+#define PERF_SECONDS_HELP(what)                                     \
+	"Time counted by the clock events (cpu-clock, task-clock) " \
+	"since bpmc started, " what ", one series per event (unit: seconds)."
+#define SCOPE_FAMILIES(bit, name, what)                                     \
+	{                                                                   \
+		bit,                                                        \
+			COUNTER("bpmc_" name "_perf_events",                \
+				PERF_EVENTS_HELP(what)),                    \
+			COUNTER_SECONDS("bpmc_" name "_perf_event_seconds", \
+					PERF_SECONDS_HELP(what)),           \
+			"bpmc_" name "_perf_events_total{event=\"",         \
+			"bpmc_" name "_perf_event_seconds_total{event=\"",  \
+	}
+
+/* In enum prom_fam's order. */
+static const struct scope_families families[PROM_NR_FAMS] = {
+	SCOPE_FAMILIES(SCOPE_SYSTEM, "node", "on every CPU of the node"),
+	SCOPE_FAMILIES(SCOPE_POD, "pod", "per pod"),
+	SCOPE_FAMILIES(SCOPE_CONTAINER, "container", "per container"),
+	SCOPE_FAMILIES(SCOPE_CGROUP, "cgroup", "per cgroup"),
+	SCOPE_FAMILIES(SCOPE_PROCESS, "process", "per process"),
+	SCOPE_FAMILIES(SCOPE_THREAD, "thread", "per thread"),
+};
 static const struct family running_family = GAUGE(
 	"bpmc_event_running_ratio",
 	"The event's time running over its time enabled in the last interval, over all CPUs: below 1 when the kernel multiplexed it.");
@@ -38,11 +80,13 @@ static const struct family supported_family = GAUGE(
 	"bpmc_event_supported",
 	"1 when the event asked for is counted on this host, 0 when --best-effort left it out (the CSV's meta rows say why).");
 static const struct family self_counters[] = {
-	COUNTER("bpmc_bpf_run_seconds",
+	COUNTER_SECONDS(
+		"bpmc_bpf_run_seconds",
 		"Run time of bpmc's BPF programs (0 unless BPF statistics are on: --self-stats)."),
 	COUNTER("bpmc_bpf_runs",
 		"Runs of bpmc's BPF programs (0 unless BPF statistics are on: --self-stats)."),
-	COUNTER("bpmc_cpu_seconds", "CPU time bpmc itself used, by mode."),
+	COUNTER_SECONDS("bpmc_cpu_seconds",
+			"CPU time bpmc itself used, by mode (unit: seconds)."),
 	COUNTER("bpmc_samples_lost",
 		"Overflows or credits lost: a counts map was full (--max-keys), or a key vanished under a race."),
 	COUNTER("bpmc_intervals_lost",
@@ -55,7 +99,8 @@ static const struct family self_counters[] = {
 };
 static const struct family self_gauges[] = {
 	GAUGE("bpmc_peak_rss_bytes", "bpmc's peak resident memory."),
-	GAUGE("bpmc_series", "Series of bpmc_events_total in this exposition."),
+	GAUGE("bpmc_series",
+	      "Series of the bpmc_*_perf_events_total and bpmc_*_perf_event_seconds_total families in this exposition."),
 	GAUGE("bpmc_interval_end_timestamp_seconds",
 	      "When the last interval in this exposition ended, wall clock."),
 };
@@ -171,6 +216,45 @@ static void sample(struct out *o, const char *name, uint64_t v, int digits)
 	PUT_LIT(o, "\n");
 }
 
+/* One family: the series of fam's keys for the events that count in
+ * seconds, or for the others. */
+static void render_family(struct out *o, struct prom_state *st, int fam,
+			  bool seconds, size_t label_max)
+{
+	const struct scope_families *f = &families[fam];
+	const char *open = seconds ? f->seconds_open : f->events_open;
+	size_t open_len = strlen(open);
+	int e;
+
+	for (e = 0; e < st->nr_events && st->seconds[e] != seconds; e++)
+		;
+	if (e == st->nr_events || !(st->scopes & f->scope))
+		return; /* no such event, or the scope is not exported */
+	header(o, seconds ? &f->seconds : &f->events);
+	for (const struct prom_key *k = st->first[fam]; k; k = k->after) {
+		const char *labels = prom_key__labels(k, st->nr_events);
+
+		if (!reserve(o, st->nr_events *
+					(open_len + k->len + label_max + 48)))
+			return;
+		for (e = 0; e < st->nr_events; e++) {
+			if (!(k->seen & 1u << e) || st->seconds[e] != seconds)
+				continue;
+			put(o, open, open_len);
+			put(o, st->event_label[e], st->event_label_len[e]);
+			PUT_LIT(o, "\"");
+			put(o, labels, k->len);
+			PUT_LIT(o, "} ");
+			if (seconds)
+				put_fixed(o, k->count[e], 9);
+			else
+				put_u64(o, k->count[e]);
+			PUT_LIT(o, "\n");
+			st->series++;
+		}
+	}
+}
+
 static void render_events(struct out *o, struct prom_state *st)
 {
 	size_t label_max = 0;
@@ -179,24 +263,9 @@ static void render_events(struct out *o, struct prom_state *st)
 		if (st->event_label_len[e] > label_max)
 			label_max = st->event_label_len[e];
 	st->series = 0;
-	header(o, &events_family);
-	for (const struct prom_key *k = st->first; k; k = k->after) {
-		const char *labels = prom_key__labels(k, st->nr_events);
-
-		if (!reserve(o, st->nr_events * (k->len + label_max + 64)))
-			return;
-		for (int e = 0; e < st->nr_events; e++) {
-			if (!(k->seen & 1u << e))
-				continue;
-			PUT_LIT(o, "bpmc_events_total{event=\"");
-			put(o, st->event_label[e], st->event_label_len[e]);
-			PUT_LIT(o, "\",");
-			put(o, labels, k->len);
-			PUT_LIT(o, "} ");
-			put_u64(o, k->count[e]);
-			PUT_LIT(o, "\n");
-			st->series++;
-		}
+	for (int fam = 0; fam < PROM_NR_FAMS; fam++) {
+		render_family(o, st, fam, false, label_max);
+		render_family(o, st, fam, true, label_max);
 	}
 }
 
