@@ -14,11 +14,13 @@ T=bpmc-test-$$
 mk_cgroup W "$T/w" || exit 1
 N=${DIFF_REPEATS:-5} # same-workload recordings: N - 1 pairs
 ROUNDS=2000000 # about 4 ms of mixing every 20 ms: a fifth of a CPU
-record_once() { # OUT ROUNDS EVENTS
-	spawn_in "$W" "$HELPERS/worker" "$2" 20 30 40
+record_once() { # OUT ROUNDS EVENTS [RECORD_OPTION...]
+	local out=$1 rounds=$2 ev=$3
+	shift 3
+	spawn_in "$W" "$HELPERS/worker" "$rounds" 20 30 40
 	local w=$SPAWNED
 	sleep 0.3
-	start_record "$TMP/log" -e "$3" --by cgroup -I 200 -d 4 -o "$1" || return 1
+	start_record "$TMP/log" -e "$ev" "$@" --by cgroup -I 200 -d 4 -o "$out" || return 1
 	wait "$RECORD_PID" || { fail "bpmc record failed: $(cat "$TMP/log")"; return 1; }
 	kill "$w"
 	wait "$w" 2>/dev/null
@@ -66,6 +68,7 @@ for r in csv.DictReader(open(sys.argv[1], newline='')):
             c = k[:-len(':significant')]
             print(c, r[c + ':change_pct'] or '-', r[c + ':p'] or '-', r[k], r[c + ':missing'] or '-')
 PY
+	[ "${PIPESTATUS[0]}" = 0 ] || { fail "--diff's CSV lacks a column (:p, :missing): $(head -1 "$TMP/d.csv")"; return 1; }
 }
 
 # Same workload, every pair of the N recordings: how often the default
@@ -120,4 +123,26 @@ sys.exit(not (r['context-switches']['missing'] == 'before' and r['context-switch
               and r['cpu-clock']['significant'] and r['cpu-clock']['p'] < 0.05
               and r['cpu-clock']['missing'] is None))
 PY
+
+# Sampling mode: each side's error is at least its count's sampling
+# error, count/sqrt(samples) (the sums of the export's own rows), and two
+# recordings of the same workload are not flagged at sigma 3.
+record_once "$TMP/s1.csv" "$ROUNDS" cpu-clock -F 997 || exit 1
+record_once "$TMP/s2.csv" "$ROUNDS" cpu-clock -F 997 || exit 1
+flags "$TMP/s1.csv" "$TMP/s2.csv" --sigma 3 >"$TMP/f" || exit 1
+"$BPMC" report --diff --by cgroup --csv --cgroup "/$T/w" "$TMP/s1.csv" -- "$TMP/s2.csv" >"$TMP/sd.csv" || fail "--diff of sampling-mode files failed"
+sampling_err() { # FILE: count/sqrt(samples) of the worker's cgroup, per second
+	csv_awk -v g="/$T/w" '$col("scope") == "cgroup" && $col("cgroup") == g && $col("event") == "cpu-clock" { c += $col("count"); s += $col("samples") }
+		$col("scope") == "self" && $col("event") == "intervals_lost" { ms += $col("interval_ms") }
+		END { if (s > 0 && ms > 0) printf "%.6g %d\n", c / sqrt(s) / (ms / 1000), s }' "$1"
+}
+read -r e1 n1 < <(sampling_err "$TMP/s1.csv")
+read -r e2 n2 < <(sampling_err "$TMP/s2.csv")
+csv_awk -v e1="${e1:-0}" -v e2="${e2:-0}" -v n1="${n1:-0}" -v n2="${n2:-0}" '{
+	err = $col("cpu-clock/s:err_pct") / 100 * $col("cpu-clock/s:before"); want = sqrt(e1 * e1 + e2 * e2)
+	printf "  sampling mode: %d and %d samples; cpu-clock/s %+.1f%%, error %.4g/s, the samples alone %.4g/s, p %.2g, significant %d\n",
+		n1, n2, $col("cpu-clock/s:change_pct"), err, want, $col("cpu-clock/s:p"), $col("cpu-clock/s:significant")
+	exit !(n1 > 0 && n2 > 0 && err >= want * 0.999) }' "$TMP/sd.csv" ||
+	fail "a sampling-mode change's error is below its samples' error"
+awk '$4 == 1 { bad = 1 } END { exit bad }' "$TMP/f" || fail "two sampling-mode recordings of the same workload are flagged at sigma 3"
 pass_or_fail

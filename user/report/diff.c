@@ -31,6 +31,7 @@ struct diff {
 	struct joined *rows;
 	unsigned nr_rows;
 	double alpha; /* the false discovery rate sigma stands for */
+	size_t nr_tests; /* the changes with a p-value */
 };
 
 static int find_event(const struct report_result *r, const char *name)
@@ -154,6 +155,8 @@ static int judge(struct diff *d)
 		for (unsigned c = 0; c < d->nr_cols; c++)
 			p[n++] = d->rows[r].c[c].p;
 	cut = stats_bh_cut(p, n, d->alpha);
+	for (size_t i = 0; i < n; i++)
+		d->nr_tests += !isnan(p[i]);
 	for (unsigned r = 0; r < d->nr_rows; r++)
 		for (unsigned c = 0; c < d->nr_cols; c++) {
 			struct change *ch = &d->rows[r].c[c];
@@ -405,16 +408,18 @@ static void write_table(const struct diff *d, unsigned n, FILE *out)
 				       "  (before only)");
 		for (unsigned c = 0; c < d->nr_cols; c++) {
 			const struct change *ch = &j->c[c];
-			char pct[32] = "-", bv[32], av[32];
+			char pct[32] = "-", bv[32], av[32], pv[32] = "-";
 
 			if (!isnan(ch->pct))
 				snprintf(pct, sizeof(pct), "%+.2f%%", ch->pct);
 			snprintf(bv, sizeof(bv), "%.6g", ch->before);
 			snprintf(av, sizeof(av), "%.6g", ch->after);
+			if (!isnan(ch->p))
+				snprintf(pv, sizeof(pv), "%.2g", ch->p);
 			fprintf(out,
-				"  %-28s %14s -> %-14s %10s  +-%-10.3g %s\n",
+				"  %-28s %14s -> %-14s %10s  +-%-10.3g p %-8s %s\n",
 				d->names[c], isnan(ch->before) ? "-" : bv,
-				isnan(ch->after) ? "-" : av, pct, ch->err,
+				isnan(ch->after) ? "-" : av, pct, ch->err, pv,
 				ch->missing	? (*ch->missing == 'b' ?
 							   "missing before" :
 							   "missing after") :
@@ -423,8 +428,8 @@ static void write_table(const struct diff *d, unsigned n, FILE *out)
 		}
 	}
 	fprintf(out,
-		"\n%u keys; rates per second; +-: the change's error, from the spread of the per-interval rates (the sampling error where larger); significant: p of Welch's t below Benjamini-Hochberg's cut at %.3g%% over all %u keys' changes\n",
-		d->nr_rows, 100 * d->alpha, d->nr_rows);
+		"\n%u keys; rates per second; +-: the change's error, from the spread of the per-interval rates (the sampling error where larger); p: Welch's t-test; significant: below Benjamini-Hochberg's cut at a false discovery rate of %.3g%% over the %zu changes tested\n",
+		d->nr_rows, 100 * d->alpha, d->nr_tests);
 }
 
 int report_write_diff(const struct report_result *before,
