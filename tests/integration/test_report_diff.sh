@@ -55,10 +55,11 @@ done
 record "$TMP/slow.csv" $((ROUNDS * 12 / 10)) "$EV,context-switches" || exit 1
 
 # The flags of one diff: "COLUMN change_pct p significant missing" lines.
-flags() { # BEFORE AFTER [--sigma K]
+flags() { # "BEFORE..." AFTER [--sigma K]
 	local b=$1 a=$2
 	shift 2
-	"$BPMC" report --diff "$@" --by cgroup --csv --cgroup "/$T/w" "$b" -- "$a" >"$TMP/d.csv" 2>"$TMP/d.err" ||
+	# shellcheck disable=SC2086 # $b: files in $TMP, no spaces
+	"$BPMC" report --diff "$@" --by cgroup --csv --cgroup "/$T/w" $b -- "$a" >"$TMP/d.csv" 2>"$TMP/d.err" ||
 		{ fail "--diff failed: $(cat "$TMP/d.err")"; return 1; }
 	python3 - "$TMP/d.csv" <<'PY'
 import csv, sys
@@ -95,13 +96,17 @@ done
 echo "  same workload: $bad2 of $pairs diffs flag anything at sigma 2, $bad3 at sigma 3"
 [ "$bad3" = 0 ] || fail "the same workload is flagged at sigma 3 in $bad3 of $pairs diffs"
 
-# 20 % more work: cpu-clock/s flagged at about +20 %; context-switches missing
-# before (no change from 0); page-faults/s, the same, not flagged.
-flags "$TMP/same1.csv" "$TMP/slow.csv" >"$TMP/f" || exit 1
+# 20 % more work against all N recordings of the same (their intervals
+# together: the spread then holds what moved between recordings too):
+# cpu-clock/s flagged, up by 20 % give or take the host (+13 % to +24 %
+# seen); context-switches missing before (no change from 0);
+# page-faults/s, the same, not flagged.
+all=$(for i in $(seq "$N"); do printf '%s ' "$TMP/same$i.csv"; done)
+flags "$all" "$TMP/slow.csv" >"$TMP/f" || exit 1
 awk '{ printf "    %s\n", $0 }' "$TMP/f"
-awk '$1 == "cpu-clock/s" { ok = $4 == 1 && $2 > 10 && $2 < 30 }
+awk '$1 == "cpu-clock/s" { ok = $4 == 1 && $2 > 5 && $2 < 40 }
 	END { exit !ok }' "$TMP/f" || fail "20 % more work is not flagged as about +20 % cpu-clock/s"
-flags "$TMP/same1.csv" "$TMP/slow.csv" --sigma 3 | awk '$1 == "cpu-clock/s" { ok = $4 == 1 } END { exit !ok }' ||
+flags "$all" "$TMP/slow.csv" --sigma 3 | awk '$1 == "cpu-clock/s" { ok = $4 == 1 } END { exit !ok }' ||
 	fail "20 % more work is not flagged at sigma 3"
 awk '$1 == "context-switches/s" { ok = $4 == 0 && $5 == "before" && $2 == "-" }
 	END { exit !ok }' "$TMP/f" || fail "context-switches, recorded after only, is not reported missing before"
