@@ -153,6 +153,7 @@ STAGE_test_descendants := pmc
 STAGE_test_metric := common
 STAGE_test_report_scan := report
 STAGE_test_report_html := report
+STAGE_test_report_stats := report
 STAGE_export_cost := cmd
 STAGE_map_take_floor := maps
 STAGE_bpf_verifier := maps

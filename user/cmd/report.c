@@ -90,7 +90,7 @@ static const struct cmd_option report_options[] = {
 	{ "diff", OPT_DIFF, no_argument, NULL,
 	  "compare: FILES before '--', the files after it" },
 	{ "sigma", OPT_SIGMA, required_argument, "K",
-	  "--diff: a change is significant above K times its error (default 2)" },
+	  "--diff: significant at the false discovery rate of a K-sigma normal tail (default 2: 4.55 %)" },
 	{},
 };
 
@@ -540,6 +540,7 @@ int cmd_report(int argc, char **argv)
 		unsigned top = a.opts.top;
 
 		a.opts.top = 0;
+		a.opts.spread = true;
 		ret = report__run(&before, &a.opts, argv + first, nr, &err);
 		if (!ret)
 			ret = report__run(&after, &a.opts, argv + split + 1,

@@ -148,7 +148,7 @@ void report_config__make(struct scan_config *c, const struct report_opts *o)
 			break;
 		}
 	}
-	if (o->series || o->chart) {
+	if (o->series || o->chart || o->spread) {
 		key_add(c, KF_TIME);
 		c->bucket_ms = o->bucket_ms;
 		c->keep_intervals = !o->bucket_ms;

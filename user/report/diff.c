@@ -7,10 +7,12 @@
 #include "common/json.h"
 #include "report/diff.h"
 #include "report/output.h"
+#include "report/stats.h"
 
 /* One number before and after. */
 struct change {
-	double before, after, delta, pct, err;
+	double before, after, delta, pct, err, p, df;
+	const char *missing; /* "before", "after": the side without it */
 	bool significant;
 };
 
@@ -28,6 +30,8 @@ struct diff {
 	unsigned nr_cols, nr_ev_cols;
 	struct joined *rows;
 	unsigned nr_rows;
+	double alpha; /* the false discovery rate sigma stands for */
+	size_t nr_tests; /* the changes with a p-value */
 };
 
 static int find_event(const struct report_result *r, const char *name)
@@ -66,48 +70,102 @@ static int cmp_row_ptr(const void *a, const void *b)
 		       *(const struct report_row *const *)b, diff_nr_keys);
 }
 
-static void value_of(const struct diff *d, unsigned col,
+/*
+ * One side's value of column col, and the standard error of that value
+ * as a mean of the key's intervals: the spread of its per-interval
+ * values (with lag-1 autocorrelation taken out of their number), or the
+ * sampling error of sampling-mode rows where that is larger. *n: the
+ * independent intervals behind it, 0 where the error is a model's
+ * (sampling, or a key absent there: exactly nothing). false: the side
+ * has no such column at all.
+ */
+static bool value_of(const struct diff *d, unsigned col,
 		     const struct report_row *row, bool after, double *v,
-		     double *err)
+		     double *se, double *n)
 {
+	const struct report_result *r = after ? d->after : d->before;
 	int i = after ? d->ev_a[col] : d->ev_b[col];
+	const struct report_spread *s = NULL;
+	double samp = 0, spread;
 
-	*v = 0;
-	*err = 0;
+	*v = NAN;
+	*se = 0;
+	*n = 0;
+	if (i < 0)
+		return false;
 	if (col < d->nr_ev_cols) {
-		/* A key missing on one side counted nothing there. */
-		if (!row || i < 0)
-			return;
+		*v = 0; /* a key missing on one side counted nothing there */
+		if (!row)
+			return true;
 		*v = row->cells[i].per_s;
-		*err = isnan(row->cells[i].rel_err) ?
-			       0 :
-			       row->cells[i].rel_err * fabs(*v);
+		if (!isnan(row->cells[i].rel_err))
+			samp = row->cells[i].rel_err * fabs(*v);
+		s = row->spread ? &row->spread[i] : NULL;
 	} else {
-		*v = NAN;
-		if (!row || i < 0)
-			return;
+		if (!row)
+			return true;
 		*v = row->metrics[i].value;
-		*err = isfinite(row->metrics[i].rel_err) ?
-			       row->metrics[i].rel_err * fabs(*v) :
-			       0;
+		if (isfinite(row->metrics[i].rel_err))
+			samp = row->metrics[i].rel_err * fabs(*v);
+		s = row->spread ? &row->spread[r->nr_events + i] : NULL;
 	}
+	spread = s ? stats_mean_se(s) : NAN;
+	if (!isnan(spread) && spread >= samp) {
+		*se = spread;
+		*n = s->n_eff;
+	} else {
+		/* One interval and exact: nothing known of its error. */
+		*se = samp > 0 ? samp : NAN;
+	}
+	return true;
 }
 
-static void compute(const struct diff *d, struct joined *j, double sigma)
+static void compute(const struct diff *d, struct joined *j)
 {
 	for (unsigned c = 0; c < d->nr_cols; c++) {
 		struct change *ch = &j->c[c];
-		double eb, ea;
+		double eb, ea, nb, na;
+		bool hb = value_of(d, c, j->b, false, &ch->before, &eb, &nb),
+		     ha = value_of(d, c, j->a, true, &ch->after, &ea, &na);
 
-		value_of(d, c, j->b, false, &ch->before, &eb);
-		value_of(d, c, j->a, true, &ch->after, &ea);
+		ch->missing = !hb ? "before" : !ha ? "after" : NULL;
 		ch->delta = ch->after - ch->before;
 		ch->pct = ch->before ? 100 * ch->delta / fabs(ch->before) : NAN;
-		ch->err = sqrt(eb * eb + ea * ea);
-		ch->significant = !isnan(ch->delta) &&
-				  fabs(ch->delta) > sigma * ch->err &&
-				  ch->delta != 0;
+		ch->err = ch->missing ? NAN : sqrt(eb * eb + ea * ea);
+		ch->p = ch->missing ? NAN :
+				      stats_welch_p(ch->delta, eb, nb, ea, na,
+						    &ch->df);
 	}
+}
+
+/*
+ * Significant: a discovery of Benjamini-Hochberg's step-up over every
+ * test of the diff (all keys, all columns) at the two-sided normal tail
+ * of sigma, so that two recordings of the same workload flag nothing
+ * but that often, however many keys and columns they have.
+ */
+static int judge(struct diff *d)
+{
+	size_t n = 0, m = (size_t)d->nr_rows * d->nr_cols;
+	double *p = malloc((m + 1) * sizeof(*p)), cut;
+
+	if (!p)
+		return -ENOMEM;
+	for (unsigned r = 0; r < d->nr_rows; r++)
+		for (unsigned c = 0; c < d->nr_cols; c++)
+			p[n++] = d->rows[r].c[c].p;
+	cut = stats_bh_cut(p, n, d->alpha);
+	for (size_t i = 0; i < n; i++)
+		d->nr_tests += !isnan(p[i]);
+	for (unsigned r = 0; r < d->nr_rows; r++)
+		for (unsigned c = 0; c < d->nr_cols; c++) {
+			struct change *ch = &d->rows[r].c[c];
+
+			ch->significant = !isnan(ch->p) && ch->p <= cut &&
+					  ch->delta != 0;
+		}
+	free(p);
+	return 0;
 }
 
 static int cmp_rank(const void *a, const void *b)
@@ -121,7 +179,7 @@ static int cmp_rank(const void *a, const void *b)
 	return cmp_key(x->a ? x->a : x->b, y->a ? y->a : y->b, diff_nr_keys);
 }
 
-static int diff_build(struct diff *d, double sigma)
+static int diff_build(struct diff *d)
 {
 	const struct report_result *b = d->before, *a = d->after;
 	const struct report_row **rb = calloc(b->nr_rows + 1, sizeof(*rb));
@@ -210,11 +268,11 @@ static int diff_build(struct diff *d, double sigma)
 		if (!j->c)
 			goto out;
 		d->nr_rows++;
-		compute(d, j, sigma);
+		compute(d, j);
 		j->rank = d->nr_cols ? fabs(j->c[sort_col].delta) : 0;
 	}
 	qsort(d->rows, d->nr_rows, sizeof(*d->rows), cmp_rank);
-	err = 0;
+	err = judge(d);
 out:
 	free(rb);
 	free(ra);
@@ -228,14 +286,15 @@ static const char *key_of(const struct joined *j, unsigned c)
 
 static void write_csv(const struct diff *d, unsigned n, FILE *out)
 {
-	static const char *const parts[] = { "before", "after", "change_pct",
-					     "err_pct", "significant" };
+	static const char *const parts[] = { "before",	"after", "change_pct",
+					     "err_pct", "p",	 "significant",
+					     "missing" };
 
 	for (unsigned c = 0; c < d->nr_keys; c++)
 		fprintf(out, "%s,", d->before->key_cols[c]);
 	fputs("in", out);
 	for (unsigned c = 0; c < d->nr_cols; c++) {
-		for (unsigned p = 0; p < 5; p++) {
+		for (unsigned p = 0; p < 7; p++) {
 			char name[600];
 
 			snprintf(name, sizeof(name), "%s%s:%s", d->names[c],
@@ -270,7 +329,10 @@ static void write_csv(const struct diff *d, unsigned n, FILE *out)
 			report_put_number(out, ch->pct);
 			fputc(',', out);
 			report_put_number(out, err_pct);
-			fprintf(out, ",%d", ch->significant);
+			fputc(',', out);
+			report_put_number(out, ch->p);
+			fprintf(out, ",%d,%s", ch->significant,
+				ch->missing ? ch->missing : "");
 		}
 		fputc('\n', out);
 	}
@@ -311,8 +373,16 @@ static void write_json(const struct diff *d, unsigned n, FILE *out)
 				json_kv_double(&j, "after", ch->after);
 				json_kv_double(&j, "change_pct", ch->pct);
 				json_kv_double(&j, "err", ch->err);
+				json_kv_double(&j, "p", ch->p);
+				json_kv_double(&j, "df", ch->df);
 				json_kv_bool(&j, "significant",
 					     ch->significant);
+				if (ch->missing)
+					json_kv_string(&j, "missing",
+						       ch->missing);
+				else
+					json_kv_double(&j, "missing",
+						       NAN); /* null */
 				json_object_end(&j);
 			}
 			json_object_end(&j);
@@ -338,19 +408,28 @@ static void write_table(const struct diff *d, unsigned n, FILE *out)
 				       "  (before only)");
 		for (unsigned c = 0; c < d->nr_cols; c++) {
 			const struct change *ch = &j->c[c];
-			char pct[32] = "-";
+			char pct[32] = "-", bv[32], av[32], pv[32] = "-";
 
 			if (!isnan(ch->pct))
 				snprintf(pct, sizeof(pct), "%+.2f%%", ch->pct);
+			snprintf(bv, sizeof(bv), "%.6g", ch->before);
+			snprintf(av, sizeof(av), "%.6g", ch->after);
+			if (!isnan(ch->p))
+				snprintf(pv, sizeof(pv), "%.2g", ch->p);
 			fprintf(out,
-				"  %-28s %14.6g -> %-14.6g %10s  +-%-10.3g %s\n",
-				d->names[c], ch->before, ch->after, pct,
-				ch->err, ch->significant ? "significant" : "");
+				"  %-28s %14s -> %-14s %10s  +-%-10.3g p %-8s %s\n",
+				d->names[c], isnan(ch->before) ? "-" : bv,
+				isnan(ch->after) ? "-" : av, pct, ch->err, pv,
+				ch->missing	? (*ch->missing == 'b' ?
+							   "missing before" :
+							   "missing after") :
+				ch->significant ? "significant" :
+						  "");
 		}
 	}
 	fprintf(out,
-		"\n%u keys; rates per second; +-: the change's error (1/sqrt(samples) of sampling-mode rows)\n",
-		d->nr_rows);
+		"\n%u keys; rates per second; +-: the change's error, from the spread of the per-interval rates (the sampling error where larger); p: Welch's t-test; significant: below Benjamini-Hochberg's cut at a false discovery rate of %.3g%% over the %zu changes tested\n",
+		d->nr_rows, 100 * d->alpha, d->nr_tests);
 }
 
 int report_write_diff(const struct report_result *before,
@@ -363,7 +442,8 @@ int report_write_diff(const struct report_result *before,
 
 	if (before->nr_key_cols != after->nr_key_cols)
 		return -EINVAL;
-	err = diff_build(&d, sigma);
+	d.alpha = erfc(sigma / sqrt(2));
+	err = diff_build(&d);
 	if (!err) {
 		n = top && top < d.nr_rows ? top : d.nr_rows;
 		if (format == DIFF_CSV)

@@ -381,6 +381,11 @@ static int make_rows(struct report *r, const struct report_opts *o,
 		if (ret)
 			ret = failed(err, ret, "chart the shown keys");
 	}
+	if (!ret && o->spread && !o->series && !o->chart) {
+		ret = timeline__spread(r, entries, ev_map);
+		if (ret)
+			ret = failed(err, ret, "take the keys' spread");
+	}
 	if (!ret && o->series) {
 		report_columns__keys(r, series_src, true);
 		ret = timeline__series_rows(r, res->rows, entries, res->nr_rows,
@@ -441,6 +446,7 @@ static void free_rows(struct report_row *rows, unsigned n)
 		free(rows[i].key);
 		free(rows[i].cells);
 		free(rows[i].metrics);
+		free(rows[i].spread);
 	}
 	free(rows);
 }

@@ -49,6 +49,8 @@ struct report_opts {
 	/* --html: the series of the shown keys, in about this many buckets. */
 	bool chart;
 	uint64_t bucket_ms;
+	/* --diff: each shown row's spread over the intervals (row.spread). */
+	bool spread;
 	unsigned threads;
 };
 

@@ -30,12 +30,25 @@ struct report_value {
 	bool low_running;
 };
 
+/*
+ * One event's rate, or one metric's value, over the key's intervals (for
+ * --diff): how many intervals had a value, their mean and standard
+ * deviation, their lag-1 autocorrelation (0 when negative) and the
+ * independent intervals it leaves, n (1 - rho) / (1 + rho), at least 2.
+ */
+struct report_spread {
+	unsigned n;
+	double mean, sd, rho, n_eff;
+};
+
 struct report_row {
 	const char *
 		*key; /* [nr_key_cols], "" for none; escaped as in the export */
 	double seconds; /* the time the key's input covers */
 	struct report_cell *cells; /* [nr_events] */
 	struct report_value *metrics; /* [nr_metrics] */
+	/* [nr_events + nr_metrics] when report_opts.spread asked; else NULL */
+	struct report_spread *spread;
 };
 
 struct report_event {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/row.h"
+#include "report/stats.h"
 #include "report/timeline.h"
 
 struct tick {
@@ -245,6 +246,69 @@ int timeline__chart(struct report *r, const struct agg_entry **entries,
 			free(row.metrics);
 		}
 	}
+	free(ticks);
+	return err;
+}
+
+int timeline__spread(struct report *r, const struct agg_entry **entries,
+		     const int *ev_map)
+{
+	struct report_result *res = &r->result;
+	unsigned nr_cols = res->nr_events + res->nr_metrics;
+	struct tick *ticks;
+	size_t nr_ticks;
+	double *v = NULL;
+	int err = make_ticks(&r->scan, false, &ticks, &nr_ticks);
+
+	if (!err) {
+		v = calloc((size_t)(nr_cols + 1) * (nr_ticks + 1), sizeof(*v));
+		err = v ? 0 : -ENOMEM;
+	}
+	for (unsigned k = 0; k < res->nr_rows && !err; k++) {
+		const struct agg_entry *base = entries[k];
+		int host = report_row__host(r, base);
+		char kb[sizeof(((struct agg_key *)0)->buf)];
+		size_t n = 0;
+
+		res->rows[k].spread =
+			calloc(nr_cols + 1, sizeof(*res->rows[k].spread));
+		if (!res->rows[k].spread) {
+			err = -ENOMEM;
+			break;
+		}
+		for (size_t t = 0; t < nr_ticks && !err; t++) {
+			struct report_row row = {};
+			const struct agg_entry *e;
+			uint32_t len = base->key_len;
+			unsigned nr_key_cols = res->nr_key_cols;
+
+			if (ticks[t].host != host || ticks[t].seconds <= 0 ||
+			    !time_key(kb, sizeof(kb), base, ticks[t].time,
+				      &len))
+				continue;
+			e = agg_table__find(&r->scan.keys, kb, len,
+					    agg_hash(kb, len));
+			res->nr_key_cols = 0; /* values only */
+			err = report_row__fill(r, &row, e, NULL, ev_map,
+					       e ? r->events.nr : 0,
+					       ticks[t].seconds, NULL);
+			res->nr_key_cols = nr_key_cols;
+			for (unsigned c = 0; !err && c < nr_cols; c++)
+				v[(size_t)c * nr_ticks + n] =
+					c < res->nr_events ?
+						row.cells[c].per_s :
+						row.metrics[c - res->nr_events]
+							.value;
+			n++;
+			free(row.key);
+			free(row.cells);
+			free(row.metrics);
+		}
+		for (unsigned c = 0; !err && c < nr_cols; c++)
+			stats_spread(v + (size_t)c * nr_ticks, n,
+				     &res->rows[k].spread[c]);
+	}
+	free(v);
 	free(ticks);
 	return err;
 }

@@ -21,6 +21,13 @@ int timeline__series_rows(struct report *r, struct report_row *keys,
 int timeline__chart(struct report *r, const struct agg_entry **entries,
 		    const int *ev_map);
 /*
+ * --diff: each shown row's spread (row.spread) over its host's intervals,
+ * an interval where the key has no row counting 0 (as the total does).
+ */
+int timeline__spread(struct report *r, const struct agg_entry **entries,
+		     const int *ev_map);
+
+/*
  * The chart's step when none is given: a round duration that gives about
  * 200 steps over the input's span, and no less than its intervals (or
  * steps would fall between them). It takes a pass over the files that
