@@ -469,7 +469,9 @@ bench: deps
 # make install [PREFIX=/usr/local] [LIBDIR=PREFIX/lib] [DESTDIR=]: the
 # binary, the docs, the systemd unit (its paths follow PREFIX) and the
 # sysusers.d entry of the user bpmc, which is created only when
-# installing to the real root; and libpmc: <pmc.h> and <sys/pmc.h>,
+# installing to the real root (REAL_ROOT: no DESTDIR, and PREFIX /usr or
+# /usr/local, the prefixes whose sysusers.d and units systemd reads; a
+# PREFIX elsewhere is a tree of files, not an installation); and libpmc: <pmc.h> and <sys/pmc.h>,
 # libpmc.a, libpmc.so* and libpmc.pc in LIBDIR (and LIBDIR/pkgconfig),
 # pmc_control(3) and pmc_get_info(3); bpmc(1) and the commands' pages
 # (man/) and the bash and zsh completions. ldconfig runs only without
@@ -490,6 +492,8 @@ BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
 # zsh's _bpmc runs the bash one, which it finds from there.
 ZSHCOMPDIR := $(PREFIX)/share/zsh/site-functions
 DOCS := README.md $(wildcard docs/*.md)
+SYSTEM_PREFIXES := /usr /usr/local
+REAL_ROOT := $(if $(DESTDIR),,$(filter $(SYSTEM_PREFIXES),$(patsubst %/,%,$(PREFIX))))
 
 install: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc $(PMC_MAN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
@@ -517,7 +521,7 @@ install: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc $(PMC_MAN)
 		scripts/bpmc.service > $(DESTDIR)$(UNITDIR)/bpmc.service
 	$(Q)chmod 0644 $(DESTDIR)$(UNITDIR)/bpmc.service
 	$(Q)install -m 0644 scripts/bpmc.sysusers $(DESTDIR)$(SYSUSERSDIR)/bpmc.conf
-	$(Q)if [ -z "$(DESTDIR)" ]; then \
+	$(Q)if [ -n "$(REAL_ROOT)" ]; then \
 		if command -v systemd-sysusers >/dev/null; then \
 			systemd-sysusers $(SYSUSERSDIR)/bpmc.conf; \
 		elif ! id bpmc >/dev/null 2>&1; then \
