@@ -556,8 +556,8 @@ uninstall:
 # debian/tmp. Then lintian, which must find no error. Made again only when
 # one of those files changes. Needs `scripts/install-deps --deb`.
 DEB_DIR := build/deb
-# Not tests/, bench/ or deploy/: nothing of them is in a package.
-DEB_LS = git ls-files -co --exclude-standard $(1) -- . ':!tests' ':!bench' ':!deploy' ':!.ci'
+# Not tests/, bench/, deploy/ or scripts/image: nothing of them is in a package.
+DEB_LS = git ls-files -co --exclude-standard $(1) -- . ':!tests' ':!bench' ':!deploy' ':!.ci' ':!scripts/image'
 DEB_FILES = $(wildcard $(shell $(call DEB_LS) 2>/dev/null))
 DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
 .PHONY: deb
