@@ -27,6 +27,10 @@ start=$(date +%s)
 TAG=$("$ROOT/scripts/image" 2>"$TMP/image.log") || { fail "scripts/image: $(tail -20 "$TMP/image.log")"; exit 1; }
 echo "  image $TAG: $(podman image inspect -f '{{.Size}}' "$TAG") bytes, $(($(date +%s) - start)) s to build or find"
 grep '^image:' "$TMP/image.log" | sed 's/^/  /'
+IMAGE=$(python3 -c 'import sys, yaml
+print(next(d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == "DaemonSet")["spec"]["template"]["spec"]["containers"][0]["image"])' "$YAML")
+[ "$(podman image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null)" = "$(podman image inspect -f '{{.Id}}' "$TAG")" ] ||
+	fail "the DaemonSet's image $IMAGE is not the one scripts/image built ($TAG)"
 
 # The runtime: crun where it runs here; crun 1.8 refuses a hybrid cgroup
 # host whose cgroup2 holds a controller (this one's has hugetlb), runc
