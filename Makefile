@@ -248,14 +248,16 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-# `bpmc --version`'s commit: git describe of this tree at build time,
+# `bpmc --version`'s commit: git describe of this tree at build time
+# (BPMC_GIT_DESCRIBE where the tree is a copy: make deb),
 # rewritten only when it changes, so that only version.o follows it; a
 # tree without its own .git (a tarball, even unpacked inside another
 # repository) says "unknown". Only characters a tag can safely hold.
 GIT_VERSION_H := $(OUTPUT)/cmd/git_version.h
 $(GIT_VERSION_H): FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)d=$$(test -e .git && git describe --always --dirty 2>/dev/null | \
+	$(Q)d=$$( (if [ -n "$$BPMC_GIT_DESCRIBE" ]; then echo "$$BPMC_GIT_DESCRIBE"; \
+		elif test -e .git; then git describe --always --dirty 2>/dev/null; fi) | \
 		tr -cd 'A-Za-z0-9._+-'); \
 	printf '#define BPMC_GIT_DESCRIBE "%s"\n' "$${d:-unknown}" > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
@@ -471,7 +473,9 @@ bench: deps
 # make install [PREFIX=/usr/local] [LIBDIR=PREFIX/lib] [DESTDIR=]: the
 # binary, the docs, the systemd unit (its paths follow PREFIX) and the
 # sysusers.d entry of the user bpmc, which is created only when
-# installing to the real root; and libpmc: <pmc.h> and <sys/pmc.h>,
+# installing to the real root (REAL_ROOT: no DESTDIR, and PREFIX /usr or
+# /usr/local, the prefixes whose sysusers.d and units systemd reads; a
+# PREFIX elsewhere is a tree of files, not an installation); and libpmc: <pmc.h> and <sys/pmc.h>,
 # libpmc.a, libpmc.so* and libpmc.pc in LIBDIR (and LIBDIR/pkgconfig),
 # pmc_control(3) and pmc_get_info(3); bpmc(1) and the commands' pages
 # (man/) and the bash and zsh completions. ldconfig runs only without
@@ -492,6 +496,8 @@ BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
 # zsh's _bpmc runs the bash one, which it finds from there.
 ZSHCOMPDIR := $(PREFIX)/share/zsh/site-functions
 DOCS := README.md $(wildcard docs/*.md)
+SYSTEM_PREFIXES := /usr /usr/local
+REAL_ROOT := $(if $(DESTDIR),,$(filter $(SYSTEM_PREFIXES),$(patsubst %/,%,$(PREFIX))))
 
 install: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc $(PMC_MAN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
@@ -519,7 +525,7 @@ install: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc $(PMC_MAN)
 		scripts/bpmc.service > $(DESTDIR)$(UNITDIR)/bpmc.service
 	$(Q)chmod 0644 $(DESTDIR)$(UNITDIR)/bpmc.service
 	$(Q)install -m 0644 scripts/bpmc.sysusers $(DESTDIR)$(SYSUSERSDIR)/bpmc.conf
-	$(Q)if [ -z "$(DESTDIR)" ]; then \
+	$(Q)if [ -n "$(REAL_ROOT)" ]; then \
 		if command -v systemd-sysusers >/dev/null; then \
 			systemd-sysusers $(SYSUSERSDIR)/bpmc.conf; \
 		elif ! id bpmc >/dev/null 2>&1; then \
@@ -544,6 +550,38 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/bpmc $(DESTDIR)$(ZSHCOMPDIR)/_bpmc
 	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 	$(Q)if [ -z "$(DESTDIR)" ]; then ldconfig; fi
+
+# make deb: bpmc, libpmc1 and libpmc-dev (debian/) in $(DEB_DIR), built by
+# dpkg-buildpackage from a copy of this checkout's files (git ls-files:
+# tracked and untracked, not ignored; not the tests), so that debhelper's `make clean`
+# never empties the build/ and ./bpmc of this tree, and the tree gains no
+# debian/tmp. Then lintian, which must find no error. Made again only when
+# one of those files changes. Needs `scripts/install-deps --deb`.
+DEB_DIR := build/deb
+# Not tests/, bench/, deploy/ or scripts/image: nothing of them is in a package.
+DEB_LS = git ls-files -co --exclude-standard $(1) -- . ':!tests' ':!bench' ':!deploy' ':!.ci' ':!scripts/image'
+DEB_FILES = $(wildcard $(shell $(call DEB_LS) 2>/dev/null))
+DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+.PHONY: deb
+deb:
+	$(Q)scripts/install-deps --deb
+	$(Q)$(MAKE) -s --no-print-directory $(DEB_DIR)/stamp
+$(DEB_DIR)/stamp: $$(DEB_FILES)
+	$(Q)[ -e .git ] || { echo "make deb: needs a git checkout (it packages git ls-files)" >&2; exit 1; }
+	$(Q)[ "$(DEB_VERSION)" = "$(VERSION)" ] || { echo "make deb: debian/changelog says $(DEB_VERSION), \
+		user/common/version.h $(VERSION)" >&2; exit 1; }
+	$(call msg,DEB,$(DEB_DIR))
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/bpmc-$(VERSION)
+	$(Q)$(call DEB_LS,-z) | xargs -0 sh -c 'for f; do [ -e "$$f" ] || [ -L "$$f" ] && printf "%s\0" "$$f"; done' sh | \
+		tar -c --null -T - | tar -x -C $(DEB_DIR)/bpmc-$(VERSION)
+	$(Q)cd $(DEB_DIR)/bpmc-$(VERSION) && \
+		BPMC_GIT_DESCRIBE=$$(cd $(CURDIR) && git describe --always --dirty 2>/dev/null) \
+		dpkg-buildpackage -b -us -uc -J$(shell nproc) >../build.log 2>&1 || \
+		{ tail -30 ../build.log >&2; echo "make deb: dpkg-buildpackage failed: $(DEB_DIR)/build.log" >&2; exit 1; }
+	$(Q)lintian --allow-root --fail-on error --display-info --tag-display-limit 0 $(DEB_DIR)/bpmc_$(VERSION)_*.changes \
+		>$(DEB_DIR)/lintian.log 2>&1 || { cat $(DEB_DIR)/lintian.log >&2; exit 1; }
+	$(Q)cat $(DEB_DIR)/lintian.log
+	$(Q)touch $@
 
 format:
 	$(Q)clang-format -i bpf/*.c bpf/*.h include/*.h $(USER_SRCS) \
