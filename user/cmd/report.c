@@ -44,6 +44,7 @@ enum {
 	OPT_THREADS,
 	OPT_DIFF,
 	OPT_SIGMA,
+	OPT_MIN_CHANGE,
 };
 
 static const struct cmd_option report_options[] = {
@@ -91,6 +92,8 @@ static const struct cmd_option report_options[] = {
 	  "compare: FILES before '--', the files after it" },
 	{ "sigma", OPT_SIGMA, required_argument, "K",
 	  "--diff: significant at the false discovery rate of a K-sigma normal tail (default 2: 4.55 %)" },
+	{ "min-change", OPT_MIN_CHANGE, required_argument, "PCT",
+	  "--diff: and only a change of at least PCT % (default 5: what a host moves between two runs)" },
 	{},
 };
 
@@ -115,7 +118,7 @@ struct report_args {
 	enum format format;
 	const char *html, *output;
 	bool top_given, diff;
-	double sigma;
+	double sigma, min_change;
 	char *hosts_buf[64];
 };
 
@@ -275,6 +278,16 @@ static int parse_option(void *ctx, int key, const char *arg, struct error *err)
 			return error__set(
 				err, EINVAL,
 				"invalid '--sigma %s': a positive number", arg);
+		return 0;
+	case OPT_MIN_CHANGE:
+		errno = 0;
+		a->min_change = strtod(arg, &end);
+		if (errno || *end || end == arg || !(a->min_change >= 0) ||
+		    a->min_change > 1000)
+			return error__set(
+				err, EINVAL,
+				"invalid '--min-change %s': a percentage from 0 to 1000",
+				arg);
 		return 0;
 	}
 	return error__set(err, EINVAL, "option %d of report has no handler",
@@ -479,7 +492,7 @@ static int write_result(struct report_args *a, const struct report_result *res)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { .sigma = 2 };
+	struct report_args a = { .sigma = 2, .min_change = 5 };
 	struct report before = {}, after = {};
 	struct error err = {};
 	int first, ret, split = -1, status = 0;
@@ -559,7 +572,7 @@ int cmd_report(int argc, char **argv)
 			if (!ret) {
 				ret = report_write_diff(
 					&before.result, &after.result, a.sigma,
-					top,
+					a.min_change, top,
 					a.format == FMT_CSV  ? DIFF_CSV :
 					a.format == FMT_JSON ? DIFF_JSON :
 							       DIFF_TABLE,

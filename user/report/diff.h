@@ -16,9 +16,11 @@
 enum diff_format { DIFF_TABLE, DIFF_CSV, DIFF_JSON };
 
 /* The keys sorted by the sort column's change, largest first; top 0:
- * all. 0 or -errno. */
+ * all. A change is significant at sigma's false discovery rate and at
+ * least min_change_pct % in size. 0 or -errno. */
 int report_write_diff(const struct report_result *before,
 		      const struct report_result *after, double sigma,
-		      unsigned top, enum diff_format format, FILE *out);
+		      double min_change_pct, unsigned top,
+		      enum diff_format format, FILE *out);
 
 #endif
