@@ -72,7 +72,7 @@ run_phase() {
 # steps; the switches' boundaries, docs/accuracy.md, move a few us a
 # child). FILTERED: the parent was left out by -G, so it has nothing.
 check_phase() {
-	local name=$1 known=$2 filtered=${3:-} i cg got ref lo hi c cref csum=0 cdiff=0
+	local name=$1 known=$2 filtered=${3:-} i cg got ref lo hi c cref csum=0 cdiff=0 d worst=0 rest
 	for i in parent $(seq -f 'c%02g' 1 $KIDS); do
 		cg=$CG2/$rel/$i
 		got=$(csv_sum "$TMP/$name.csv" cgroup page-faults cgroup_id "$(cgroup_id "$cg")")
@@ -93,7 +93,11 @@ check_phase() {
 				fail "$name: $i: $got page-faults, perf -G counts $ref"
 		fi
 		[ "$i" = parent ] && continue
-		[ -n "$c" ] && csum=$((csum + cref)) cdiff=$((cdiff + c - cref))
+		if [ -n "$c" ]; then
+			csum=$((csum + cref)) cdiff=$((cdiff + c - cref))
+			d=$((c - cref))
+			[ "${d#-}" -gt "${worst#-}" ] && worst=$d
+		fi
 		[ -n "$known" ] || continue
 		lo=${known%-*} hi=${known#*-}
 		# exec's own faults vary by a few (5, or 1 % under ASan's shadow)
@@ -101,9 +105,16 @@ check_phase() {
 			fail "$name: $i: $got page-faults, where exec'ing spin makes $known"
 	done
 	[ "$HAVE_PERF" = 1 ] || return 0
-	echo "  $name: the children's cpu-clock: bpmc $((csum + cdiff)) ns, perf -G $csum ns ($cdiff ns, $((cdiff / KIDS)) ns a child)"
-	[ "${cdiff#-}" -le $((KIDS * 100000)) ] ||
-		fail "$name: the children's cpu-clock is $cdiff ns off perf -G's $csum ns (over 100 us a child)"
+	echo "  $name: the children's cpu-clock: bpmc $((csum + cdiff)) ns, perf -G $csum ns ($cdiff ns, $((cdiff / KIDS)) ns a child; the worst child $worst ns)"
+	# One child may hold a stay credited from another task's switch-in
+	# (docs/accuracy.md, *What "exact" does not cover*: 2.3-3.5 ms; here
+	# +3.4 ms in one child of six in a sanitized suite run, the other
+	# five within 40 us): the others within 100 us a child, it within 5 ms.
+	rest=$((cdiff - worst))
+	[ "${rest#-}" -le $(((KIDS - 1) * 100000)) ] ||
+		fail "$name: the children's cpu-clock, less the worst child's, is $rest ns off perf -G's (over 100 us a child)"
+	[ "${worst#-}" -le 5000000 ] ||
+		fail "$name: a child's cpu-clock is $worst ns off perf -G's (over 5 ms)"
 }
 
 TOUCH="for i in \$(seq -f '%02g' 1 $KIDS); do '$HELPERS/pagetouch' $PRE \"\$1\$i/cgroup.procs\" '$HELPERS/spin' $SPIN >/dev/null; done"
