@@ -92,6 +92,35 @@ static bool time_key(char *kb, size_t size, const struct agg_entry *base,
 	return true;
 }
 
+/*
+ * base's values at one tick (no key columns) into *row, which the caller
+ * frees: 1 if the tick is another host's or cannot hold base's key, else
+ * 0 or -errno. The series and --diff's spread both read ticks this way.
+ */
+static int tick_row(struct report *r, const struct agg_entry *base, int host,
+		    const struct tick *tick, const int *ev_map,
+		    struct report_row *row)
+{
+	struct report_result *res = &r->result;
+	char kb[sizeof(((struct agg_key *)0)->buf)];
+	const char **key_cols = res->key_cols;
+	unsigned nr_key_cols = res->nr_key_cols;
+	uint32_t len = base->key_len;
+	const struct agg_entry *e;
+	int err;
+
+	if (tick->host != host ||
+	    !time_key(kb, sizeof(kb), base, tick->time, &len))
+		return 1;
+	e = agg_table__find(&r->scan.keys, kb, len, agg_hash(kb, len));
+	res->nr_key_cols = 0; /* values only */
+	err = report_row__fill(r, row, e, NULL, ev_map, e ? r->events.nr : 0,
+			       tick->seconds, NULL);
+	res->key_cols = key_cols;
+	res->nr_key_cols = nr_key_cols;
+	return err;
+}
+
 /* --series: each shown key at every tick of its host (zeros included). */
 int timeline__series_rows(struct report *r, struct report_row *keys,
 			  const struct agg_entry **entries, unsigned nr_keys,
@@ -209,28 +238,15 @@ int timeline__chart(struct report *r, const struct agg_entry **entries,
 	for (unsigned k = 0; k < res->nr_rows && !err; k++) {
 		const struct agg_entry *base = entries[k];
 		int host = report_row__host(r, base);
-		char kb[sizeof(((struct agg_key *)0)->buf)];
 
 		for (size_t t = 0; t < nr_ticks && !err; t++) {
 			struct report_row row = {};
-			const struct agg_entry *e;
-			uint32_t len = base->key_len;
-			int key_src[KF__NR + LABEL__NR] = {};
-			const char **cols = res->key_cols;
-			unsigned nr_cols = res->nr_key_cols;
 
-			if (ticks[t].host != host ||
-			    !time_key(kb, sizeof(kb), base, ticks[t].time,
-				      &len))
+			err = tick_row(r, base, host, &ticks[t], ev_map, &row);
+			if (err > 0) {
+				err = 0;
 				continue;
-			e = agg_table__find(&r->scan.keys, kb, len,
-					    agg_hash(kb, len));
-			res->nr_key_cols = 0; /* values only */
-			err = report_row__fill(r, &row, e, key_src, ev_map,
-					       e ? r->events.nr : 0,
-					       ticks[t].seconds, NULL);
-			res->key_cols = cols;
-			res->nr_key_cols = nr_cols;
+			}
 			if (!err)
 				s->values[(size_t)k * s->nr_buckets +
 					  (ticks[t].time - first)] =
@@ -267,7 +283,6 @@ int timeline__spread(struct report *r, const struct agg_entry **entries,
 	for (unsigned k = 0; k < res->nr_rows && !err; k++) {
 		const struct agg_entry *base = entries[k];
 		int host = report_row__host(r, base);
-		char kb[sizeof(((struct agg_key *)0)->buf)];
 		size_t n = 0;
 
 		res->rows[k].spread =
@@ -278,21 +293,14 @@ int timeline__spread(struct report *r, const struct agg_entry **entries,
 		}
 		for (size_t t = 0; t < nr_ticks && !err; t++) {
 			struct report_row row = {};
-			const struct agg_entry *e;
-			uint32_t len = base->key_len;
-			unsigned nr_key_cols = res->nr_key_cols;
 
-			if (ticks[t].host != host || ticks[t].seconds <= 0 ||
-			    !time_key(kb, sizeof(kb), base, ticks[t].time,
-				      &len))
+			if (ticks[t].seconds <= 0)
 				continue;
-			e = agg_table__find(&r->scan.keys, kb, len,
-					    agg_hash(kb, len));
-			res->nr_key_cols = 0; /* values only */
-			err = report_row__fill(r, &row, e, NULL, ev_map,
-					       e ? r->events.nr : 0,
-					       ticks[t].seconds, NULL);
-			res->nr_key_cols = nr_key_cols;
+			err = tick_row(r, base, host, &ticks[t], ev_map, &row);
+			if (err > 0) {
+				err = 0;
+				continue;
+			}
 			for (unsigned c = 0; !err && c < nr_cols; c++)
 				v[(size_t)c * nr_ticks + n] =
 					c < res->nr_events ?
