@@ -27,6 +27,25 @@ static void check_throttling(struct engine *e)
 	e->max_rate = rate;
 }
 
+/*
+ * A sampled clock the kernel throttled stopped counting for a while
+ * (counters__add_cpu): its system row is the clock, but its keys' rows
+ * lack the samples of that time. Said once per event; the self row's
+ * samples_missed counts the periods every interval.
+ */
+static void warn_throttled(struct engine *e, const struct counter_totals *t)
+{
+	for (int i = 0; i < e->events.nr && i < BPMC_MAX_EVENTS; i++) {
+		if (!t->throttled_ns[i] || e->throttled_said[i])
+			continue;
+		e->throttled_said[i] = true;
+		engine_say(
+			e, ENGINE_WARN,
+			"%s: the kernel throttled it for %.1f ms of CPU time this interval (more than kernel.perf_event_max_sample_rate / HZ overflows between two ticks, as on an idle CPU whose tick stopped), and a throttled clock neither counts nor samples: its system row counts the clock, its rows miss that time's samples (the self row samples_missed counts them); lower -F, or count it with --mode exact",
+			e->events.ev[i].name, t->throttled_ns[i] / 1e6);
+	}
+}
+
 static void report_drops(struct engine *e, const uint64_t *drops)
 {
 	if (drops[BPMC_DROP_MAP_FULL])
@@ -228,6 +247,7 @@ int interval__write(struct engine *e, struct error *error)
 				  strerror(-err));
 	hotplug__apply(e, online);
 	warn_never_ran(e, &totals);
+	warn_throttled(e, &totals);
 	report_drops(e, e->data.drops);
 	check_throttling(e);
 	cgroups__new_interval(e->cgroups);

@@ -38,6 +38,7 @@ struct engine {
 	struct rare rare;
 	struct missed missed; /* sampling mode */
 	bool missed_said[BPMC_MAX_EVENTS]; /* warned once, per event */
+	bool throttled_said[BPMC_MAX_EVENTS]; /* warned once, per event */
 	bool never_ran_said[BPMC_MAX_EVENTS]; /* warned once, per group */
 	struct rows_opts rows;
 	struct cgroups *cgroups;

@@ -309,6 +309,19 @@ void counters__attr(struct perf_event_attr *attr, const struct event *ev,
 	}
 }
 
+/* A leader sampled by its hrtimer, which counts the clock it runs on. */
+static bool sampled_clock(const struct event *ev, const struct counter_opts *o)
+{
+	struct perf_event_attr attr;
+
+	if (ev->attr.type != PERF_TYPE_SOFTWARE ||
+	    (ev->attr.config != PERF_COUNT_SW_CPU_CLOCK &&
+	     ev->attr.config != PERF_COUNT_SW_TASK_CLOCK))
+		return false;
+	counters__attr(&attr, ev, false, o);
+	return attr.sample_period != 0;
+}
+
 /* Opens event e on cpu into its slot; error says why not. */
 static int open_one(struct counters *c, int e, int cpu, struct error *error)
 {
@@ -445,8 +458,10 @@ int counters__open(struct counters *c, const struct event_list *events,
 	c->opts = *opts;
 	c->nr_events = events->nr < BPMC_MAX_EVENTS ? events->nr :
 						      BPMC_MAX_EVENTS;
-	for (int e = 0; e < c->nr_events; e++)
+	for (int e = 0; e < c->nr_events; e++) {
 		c->leader[e] = events->ev[e].leader;
+		c->sampled_clock[e] = sampled_clock(&events->ev[e], opts);
+	}
 	n = (size_t)c->nr_events * c->nr_cpus;
 	c->fd = malloc(n * sizeof(*c->fd));
 	c->last = calloc(n, sizeof(*c->last));
@@ -626,6 +641,11 @@ int counters__add_cpu(struct counters *c, int cpu,
 		else if (read(c->fd[i], &now, sizeof(now)) != sizeof(now))
 			return errno ? -errno : -EIO;
 		d = counter_delta(&now, &c->last[i]);
+		if (c->sampled_clock[e] &&
+		    d.running > d.value + THROTTLE_SLACK_NS) {
+			t->throttled_ns[e] += d.running - d.value;
+			d.value = d.running;
+		}
 		if (stopped && c->enabled && counter_stopped(d.enabled, wall))
 			*stopped = true;
 		c->last[i] = now;

@@ -34,6 +34,9 @@ struct counters {
 	struct counter_opts opts;
 	bool enabled; /* counters__enable() was called */
 	uint64_t *since_ns; /* [cpu]: CLOCK_MONOTONIC of its last read or start */
+	/* A sampled cpu-clock or task-clock: its count is its running time,
+	 * unless the kernel throttled it (counters__add_cpu). */
+	bool sampled_clock[BPMC_MAX_EVENTS];
 };
 
 /* Opens every event on every CPU its PMU covers; err says why not. */
@@ -60,6 +63,8 @@ void counters__close_cpu(struct counters *c, int cpu);
 struct counter_totals {
 	struct counter_reading raw[BPMC_MAX_EVENTS];
 	uint64_t scaled[BPMC_MAX_EVENTS]; /* per-CPU scaled, then summed */
+	/* A sampled clock's running time its count lacks: throttled. */
+	uint64_t throttled_ns[BPMC_MAX_EVENTS];
 };
 
 void counter_totals__reset(struct counter_totals *t);
@@ -73,7 +78,16 @@ bool counters__has_cpu(const struct counters *c, int cpu);
  * enabled time fell behind the clock (counter_stopped): its CPU went
  * offline since the last read, and may be back already, with fds that
  * will never count again.
+ *
+ * A sampled cpu-clock or task-clock counts its CPU's clock while it
+ * runs, but the kernel stops it, count and timer, while it throttles it
+ * (more than kernel.perf_event_max_sample_rate / HZ overflows between
+ * two scheduler ticks: an idle CPU whose tick stopped, measured here as
+ * 15-245 ms a time at -F 997), and restarts it from the clock without
+ * crediting the gap. Such a change beyond THROTTLE_SLACK_NS is taken at
+ * its running time, the clock, and the gap goes to t->throttled_ns.
  */
+#define THROTTLE_SLACK_NS 1000000ULL
 int counters__add_cpu(struct counters *c, int cpu,
 		      const struct counter_reading *given, uint32_t mask,
 		      struct counter_totals *t, bool *stopped);
