@@ -4,7 +4,10 @@
 # --for-each-cgroup` (bperf_cgroup: a BPF program reads the counters at
 # each cgroup switch) that Debian's own perf lacks ("unknown option").
 # Prints the binary's path on stdout, nothing else; exit 0. Any failure:
-# one line on stderr naming the culprit, non-zero exit.
+# non-zero exit, stderr's last line "build_bperf: ..." naming the culprit
+# (a build says first that it builds, and where its log is). Patches
+# bench/bperf-*.patch, if any, are applied to the extracted source (none
+# is needed: perf 6.1.192 loads and counts unpatched on kernel 6.18).
 #
 # Cached outside the tree, in $BPERF_CACHE (default
 # /var/cache/bpmc-bench/perf-6.1-bpf): perf, and a stamp holding the
@@ -52,7 +55,7 @@ fi
 
 version=$(dpkg-query -W -f='${Version}' "$PKG")
 stamp="$PKG $version $FLAGS"
-mkdir -p "$CACHE" || die "cannot create $CACHE"
+mkdir -p "$CACHE" 2>/dev/null || die "cannot create $CACHE"
 
 exec 9>"$CACHE/.lock"
 flock 9 || die "cannot lock $CACHE/.lock"
@@ -62,7 +65,8 @@ if [ "${FORCE:-0}" != 1 ] && [ -x "$CACHE/perf" ] && [ "$(cat "$CACHE/stamp" 2>/
 	exit 0
 fi
 
-rm -f "$CACHE/perf" "$CACHE/stamp"
+# The old binary stays usable until the new one replaces it (mv).
+rm -f "$CACHE/stamp"
 work="$CACHE/work"
 rm -rf "$work"
 mkdir -p "$work/build"
@@ -91,7 +95,7 @@ done
 jobs=$(nproc)
 # shellcheck disable=SC2086
 if ! make -C "$src/tools/perf" -j"$jobs" O="$work/build" $FLAGS >>"$log" 2>&1; then
-	err=$(grep -m1 -E 'error|Error' "$log" || tail -1 "$log")
+	err=$(grep -m1 -E '(error|Error)( [0-9]+)?:|\*\*\*' "$log" || tail -1 "$log")
 	die "make failed: $err (see $log)"
 fi
 bin="$work/build/perf"
