@@ -12,8 +12,8 @@
 # Cached outside the tree, in $BPERF_CACHE (default
 # /var/cache/bpmc-bench/perf-6.1-bpf): perf, and a stamp holding the
 # source package's version and the make flags. Reused while the stamp
-# matches; rebuilt when linux-source-6.1's version (or this script's flags)
-# changes, or with FORCE=1. Only tools/perf/MANIFEST's paths are extracted
+# matches; rebuilt when linux-source-6.1's version (or this script's flags,
+# or a patch) changes, or with FORCE=1. Only tools/perf/MANIFEST's paths are extracted
 # (34 MB), built with O= out of tree; the source and objects are removed
 # afterwards (keep them with BPERF_KEEP=1). The build log stays in the
 # cache (build.log). A full build takes 1.5-3 minutes of 2 CPUs. Root only:
@@ -55,6 +55,10 @@ fi
 
 version=$(dpkg-query -W -f='${Version}' "$PKG")
 stamp="$PKG $version $FLAGS"
+# The patches, if any, are part of what was built.
+for p in "$(dirname "$0")"/bperf-*.patch; do
+	[ -e "$p" ] && stamp="$stamp $(basename "$p")=$(sha256sum <"$p" | cut -c1-12)"
+done
 mkdir -p "$CACHE" 2>/dev/null || die "cannot create $CACHE"
 
 exec 9>"$CACHE/.lock"
