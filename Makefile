@@ -228,7 +228,7 @@ endif
 # Keep every intermediate (objects, the skeleton): nothing is rebuilt twice.
 .SECONDARY:
 .SECONDEXPANSION:
-.PHONY: all deps run test check bench soak format clean test-bins install uninstall \
+.PHONY: all deps run test check bench bperf soak format clean test-bins install uninstall \
 	fuzz fuzz-bins test-hw test-vm FORCE
 
 all: $(BPMC_BIN) $(PMC_LIBS) $(OUTPUT)/libpmc.pc
@@ -469,6 +469,12 @@ soak: deps
 bench: deps
 	$(Q)$(MAKE) -s --no-print-directory all $(HELPER_BINS) $(BENCH_BINS)
 	$(Q)bench/run
+
+# make bperf: perf 6.1 with BPF skeletons (--bpf-counters), built from
+# Debian's linux-source-6.1 and cached in /var/cache/bpmc-bench (root;
+# 1.5-3 minutes the first time); prints its path. Not part of make test.
+bperf:
+	$(Q)bench/build_bperf.sh
 
 # make install [PREFIX=/usr/local] [LIBDIR=PREFIX/lib] [DESTDIR=]: the
 # binary, the docs, the systemd unit (its paths follow PREFIX) and the
