@@ -14,6 +14,8 @@
  *   pid_tgid   one helper call, bpf_get_current_pid_tgid()
  *   ktime      one clock read, bpf_ktime_get_ns()
  *   cgroup     bpf_get_current_cgroup_id()
+ *   array      a u64 in an array map's value read and written (one line
+ *              of memory that nothing else touches between overflows)
  * The program is named ovf_VARIANT. Prints "ready" once attached.
  */
 #include <errno.h>
@@ -33,11 +35,13 @@
 static const struct {
 	const char *name;
 	int helper; /* 0: none */
+	int map_flags; /* -1: no map; else an array's, its u64 incremented */
 } variants[] = {
-	{ "empty", 0 },
-	{ "pid_tgid", BPF_FUNC_get_current_pid_tgid },
-	{ "ktime", BPF_FUNC_ktime_get_ns },
-	{ "cgroup", BPF_FUNC_get_current_cgroup_id },
+	{ "empty", 0, -1 },
+	{ "pid_tgid", BPF_FUNC_get_current_pid_tgid, -1 },
+	{ "ktime", BPF_FUNC_ktime_get_ns, -1 },
+	{ "cgroup", BPF_FUNC_get_current_cgroup_id, -1 },
+	{ "array", 0, 0 },
 };
 
 static void on_signal(int sig)
@@ -49,24 +53,56 @@ int main(int argc, char **argv)
 {
 	long period = argc >= 2 ? atol(argv[1]) : 0;
 	const char *variant = argc >= 3 ? argv[2] : "empty";
-	struct bpf_insn insns[3];
+	struct bpf_insn insns[8];
 	static int fds[MAX_CPUS];
 	char name[BPF_OBJ_NAME_LEN];
-	int nr = 0, prog, helper = -1;
+	int nr = 0, prog, helper = -1, map_flags = -1;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	for (size_t i = 0; i < sizeof(variants) / sizeof(*variants); i++)
-		if (!strcmp(variant, variants[i].name))
+		if (!strcmp(variant, variants[i].name)) {
 			helper = variants[i].helper;
+			map_flags = variants[i].map_flags;
+		}
 	if (period <= 0 || argc > 3 || helper < 0) {
 		fprintf(stderr,
-			"usage: overflow_floor PERIOD_NS [empty|pid_tgid|ktime|cgroup]\n");
+			"usage: overflow_floor PERIOD_NS [empty|pid_tgid|ktime|cgroup|array]\n");
 		return 2;
 	}
 	if (helper) {
 		insns[nr++] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL,
 						 .imm = helper };
+	}
+	if (map_flags >= 0) {
+		LIBBPF_OPTS(bpf_map_create_opts, mo, .map_flags = map_flags);
+		int map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ovf_floor", 4, 64,
+					 1, &mo);
+
+		if (map < 0) {
+			fprintf(stderr, "overflow_floor: map: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		/* r1 = &value[0]; r2 = *(u64 *)r1; r2 += 1; *(u64 *)r1 = r2 */
+		insns[nr++] =
+			(struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM,
+					   .dst_reg = BPF_REG_1,
+					   .src_reg = BPF_PSEUDO_MAP_VALUE,
+					   .imm = map };
+		insns[nr++] = (struct bpf_insn){ 0 };
+		insns[nr++] =
+			(struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_DW,
+					   .dst_reg = BPF_REG_2,
+					   .src_reg = BPF_REG_1 };
+		insns[nr++] =
+			(struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K,
+					   .dst_reg = BPF_REG_2,
+					   .imm = 1 };
+		insns[nr++] =
+			(struct bpf_insn){ .code = BPF_STX | BPF_MEM | BPF_DW,
+					   .dst_reg = BPF_REG_1,
+					   .src_reg = BPF_REG_2 };
 	}
 	insns[nr++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
 					 .dst_reg = BPF_REG_0 };
