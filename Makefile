@@ -164,6 +164,9 @@ STAGE_pmc_cost := pmc
 STAGE_prom_cost := sinks
 STAGE_report_gen := sinks
 STAGE_agg_table_cost := report
+# The empty perf_event program under case 1 (bench/overflow_cost.sh):
+# libbpf's syscall wrappers only, no stage.
+LDLIBS_overflow_floor := -lbpf
 # The inflaters the report could read .gz with: zlib and ISA-L (sinks'
 # own), and libdeflate where libdeflate-dev is installed.
 STAGE_inflate_cost := sinks
