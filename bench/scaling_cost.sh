@@ -38,14 +38,15 @@
 # counters were enabled); bpftrace's "Attaching" line and its
 # tracepoint's perf_event fd open.
 # Knobs: NS, CONFIGS, PAIRS, PAIRS_MAX_N, R, FORKS, SETTLE, CPU.
-# Defaults: about 9 minutes on a 2-vCPU VM.
+# Defaults: about 10 minutes on a quiet 2-vCPU VM (12.6 with FORKS=500
+# at load 4-5, others building).
 . "$(dirname "$0")/lib.sh"
 NS=${NS:-1 10 100 1000}
 CONFIGS=${CONFIGS:-none defaults sampling perf bperf bpftrace}
 PAIRS=${PAIRS:-3}
 PAIRS_MAX_N=${PAIRS_MAX_N:-2}
 R=${R:-200000}
-FORKS=${FORKS:-500}
+FORKS=${FORKS:-400}
 SETTLE=${SETTLE:-0.3}
 CPU=${CPU:-$(($(nproc) - 1))}
 EVENTS=cpu-clock,context-switches

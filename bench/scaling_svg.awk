@@ -30,31 +30,31 @@ BEGIN {
 	LABEL["defaults"] = "bpmc record (defaults: exact)"
 	LABEL["sampling"] = "bpmc record --mode sampling"
 	LABEL["perf"] = "perf stat --for-each-cgroup"
-	LABEL["bperf"] = "perf stat --bpf-counters --for-each-cgroup"
+	LABEL["bperf"] = "bperf (perf stat --bpf-counters)"
 	LABEL["bpftrace"] = "bpftrace @[cgroup] = count()"
 	# Colours fixed per configuration, so that charts compare.
 	COL["defaults"] = PAL[1]; COL["sampling"] = PAL[5]; COL["perf"] = PAL[2]
 	COL["bperf"] = PAL[6]; COL["bpftrace"] = PAL[3]; COL["none"] = "#999999"
-	W = 760; H = 390; X0 = 64; X1 = 500; Y0 = 44; Y1 = 330
+	W = 800; H = 390; X0 = 64; X1 = 500; Y0 = 44; Y1 = 330
 }
 { key = $1; $1 = ""; sub(/^ /, ""); V[key] = $0 }
 END {
 	NN = split(V["scaling_ns"], NV, " ")
 	NC = split(V["scaling_configs"], CF, " ")
-	# Each configuration's highest point (range included); the axis
-	# covers all, but where the highest configuration is above three
-	# times the next, the axis stops above the next and that one's points
-	# above it are drawn at the top, an arrow with their value: the
-	# others would be a flat line at 0.
-	lo = 0
+	# Each configuration's highest median; the axis covers every median
+	# and range, but where the highest configuration is above three
+	# times the next, the axis stops above the next: that one's medians
+	# above are drawn at the top, a triangle with their value, and ranges
+	# end there. Else the others would be a flat line at 0.
+	lo = 0; hi = 0
 	for (c = 1; c <= NC; c++) {
 		top[c] = 0
 		for (k = 1; k <= NN; k++) {
 			p = "scaling_" NV[k] "_" CF[c] "_" w
 			if ((p "_pct") in V) {
-				v = V[p "_pct"] + 0; if (v < lo) lo = v; if (v > top[c]) top[c] = v
+				v = V[p "_pct"] + 0; if (v < lo) lo = v; if (v > top[c]) top[c] = v; if (v > hi) hi = v
 				if (split(V[p "_range"], r, " to ") == 2) {
-					if (r[1] + 0 < lo) lo = r[1] + 0; if (r[2] + 0 > top[c]) top[c] = r[2] + 0
+					if (r[1] + 0 < lo) lo = r[1] + 0; if (r[2] + 0 > hi) hi = r[2] + 0
 				}
 			}
 		}
@@ -62,8 +62,9 @@ END {
 	first = 0; second = 0
 	for (c = 1; c <= NC; c++)
 		if (top[c] > first) { second = first; first = top[c] } else if (top[c] > second) second = top[c]
-	hi = first; CLIP = 0
+	CLIP = 0
 	if (first > 3 * second && first - second > 20) { hi = second * 1.3 + 2; CLIP = 1 }
+	else if (hi > 3 * first && hi - first > 20) { hi = first * 1.3 + 2; CLIP = 1 }
 	axis_init(lo, hi, 6)
 	if (CLIP) CAP = HI
 	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, H, W, H
@@ -111,8 +112,8 @@ END {
 		ly += 18
 	}
 	if (CLIP) {
-		printf "<text x=\"%d\" y=\"%d\" fill=\"#777\">%s</text>\n", X1 + 16, ly + 4, esc("axis cut: a triangle is a median above,")
-		printf "<text x=\"%d\" y=\"%d\" fill=\"#777\">%s</text>\n", X1 + 16, ly + 18, esc("its value written over it")
+		printf "<text x=\"%d\" y=\"%d\" fill=\"#777\">%s</text>\n", X1 + 16, ly + 4, esc(sprintf("axis cut at %+g %%: a triangle is a median", CAP))
+		printf "<text x=\"%d\" y=\"%d\" fill=\"#777\">%s</text>\n", X1 + 16, ly + 18, esc("above it, with its value; ranges end there")
 		ly += 32
 	}
 	if ("scaling_bperf_skipped" in V)
