@@ -366,8 +366,9 @@ stats() {
 	echo "$1_range $(sort -g "$TMP/s" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f to %.2f", lo, hi }')"
 }
 for N in $NS; do
-	awk -v N="$N" '$1 == N { print $3 / 1e9 }' "$TMP/pairs" | median | awk -v N="$N" '{ printf "scaling_%d_bare_ring_s %.3f\n", N, $1 }'
-	awk -v N="$N" '$1 == N { print $5 / 1e9 }' "$TMP/pairs" | median | awk -v N="$N" '{ printf "scaling_%d_bare_fork_s %.3f\n", N, $1 }'
+	# In ns: median's mean of the middle two prints one decimal.
+	awk -v N="$N" '$1 == N { print $3 }' "$TMP/pairs" | median | awk -v N="$N" '{ printf "scaling_%d_bare_ring_s %.3f\n", N, $1 / 1e9 }'
+	awk -v N="$N" '$1 == N { print $5 }' "$TMP/pairs" | median | awk -v N="$N" '{ printf "scaling_%d_bare_fork_s %.3f\n", N, $1 / 1e9 }'
 	for c in "${CFG[@]}"; do
 		stats "scaling_${N}_${c}_ring" "$N" "$c" 3 4
 		stats "scaling_${N}_${c}_fork" "$N" "$c" 5 6
