@@ -73,7 +73,7 @@ trap 'echo "macro_cost: interrupted" >&2; exit 1' INT TERM
 mkdir -p "$BASE/build" "$BASE/pp-a" "$BASE/pp-b" "$BASE/cpu" "$BASE/fork"
 
 # Others' collectors would skew every figure: say so.
-others=$(pgrep -x 'bpmc|bpftrace|perf' | tr '\n' ' ')
+others=$(for p in bpmc bpftrace perf; do pgrep -x "$p"; done | tr '\n' ' ')
 [ -n "$others" ] && echo "macro_cost: warning: other collectors run meanwhile (pids $others)" >&2
 
 # A fixed copy of the source tree, taken once.
