@@ -38,43 +38,21 @@ CONFIGS=${CONFIGS:-none defaults sampling exact1 exact4 perf bpftrace}
 NCPU=$(nproc)
 read -ra CFG <<<"$CONFIGS"
 
-CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+CG2=$(cgroup2_mount)
 [ -n "$CG2" ] || { echo "macro_cost: no cgroup2 mount" >&2; exit 1; }
 NAME=bpmc-macro-$$
 BASE=$CG2/$NAME
 
-# Everything of ours in BASE is killed (cgroup.kill, else one by one),
-# then the cgroups go once empty.
 macro_cleanup() {
-	local d p
 	bench_cleanup
-	[ -d "$BASE" ] || return 0
-	for d in "$BASE"/*/; do
-		[ -d "$d" ] || continue
-		if [ -e "$d/cgroup.kill" ]; then
-			echo 1 >"$d/cgroup.kill" 2>/dev/null
-		else
-			while read -r p; do kill -KILL "$p" 2>/dev/null; done <"$d/cgroup.procs"
-		fi
-	done
-	for d in "$BASE"/*/ "$BASE"; do
-		for _ in $(seq 100); do
-			rmdir "$d" 2>/dev/null && break
-			[ -d "$d" ] || break
-			sleep 0.05
-		done
-		[ -d "$d" ] && echo "macro_cost: could not remove $d" >&2
-	done
-	return 0
+	rm_cgroups "$BASE"
 }
 trap macro_cleanup EXIT
 trap 'echo "macro_cost: interrupted" >&2; exit 1' INT TERM
 
 mkdir -p "$BASE/build" "$BASE/pp-a" "$BASE/pp-b" "$BASE/cpu" "$BASE/fork"
 
-# Others' collectors would skew every figure: say so.
-others=$(for p in bpmc bpftrace perf; do pgrep -x "$p"; done | tr '\n' ' ')
-[ -n "$others" ] && echo "macro_cost: warning: other collectors run meanwhile (pids $others)" >&2
+warn_other_collectors
 
 # A fixed copy of the source tree, taken once.
 SRC=$TMP/src
@@ -140,26 +118,6 @@ run_workload() {
 	rm -rf "$TMP"/out?*
 }
 
-# perf_fds PID: its perf_event fds.
-perf_fds() {
-	find "/proc/$1/fd" -lname 'anon_inode:\[perf_event\]' 2>/dev/null | wc -l
-}
-
-# until_ready PID WHAT TEST...: waits (30 s at most) for TEST to hold while
-# PID lives.
-until_ready() {
-	local pid=$1 what=$2 i
-	shift 2
-	for i in $(seq 300); do
-		"$@" && return 0
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "macro_cost: $what did not start: $(tail -n 3 "$TMP/col.log")" >&2
-	exit 1
-}
-
-logged() { grep -q "$1" "$TMP/col.log"; }
 fds_at_least() { [ "$(perf_fds "$1")" -ge "$2" ]; }
 
 # start_collector CONFIG W: sets CPID (empty for none).
@@ -187,13 +145,6 @@ start_collector() {
 	*) until_ready "$CPID" bpmc logged recording ;;
 	esac
 	sleep "$SETTLE"
-}
-
-stop_collector() {
-	[ -n "$CPID" ] || return 0
-	kill -INT "$CPID" 2>/dev/null
-	wait "$CPID" 2>/dev/null
-	CPID=
 }
 
 start=$(date +%s)

@@ -54,7 +54,7 @@ run_bpftrace() {
 
 # -G: a subtree with no task in it (every burner filtered out), and "/"
 # (the filter evaluated, every task kept).
-CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+CG2=$(cgroup2_mount)
 EMPTY=bpmc-bench-empty-$$
 mkdir "$CG2/$EMPTY" || exit 1
 trap 'bench_cleanup; rmdir "$CG2/$EMPTY"' EXIT

@@ -2,7 +2,7 @@
 # Case 6: perf_event fds held: bpmc (events x CPUs, whatever the number of
 # cgroups) next to perf stat -a -G over 100 cgroups with the same event.
 . "$(dirname "$0")/lib.sh"
-CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+CG2=$(cgroup2_mount)
 BASE=bpmc-bench-res-$$
 trap 'bench_cleanup; for i in $(seq 100); do rmdir "$CG2/$BASE/c$i" 2>/dev/null; done; rmdir "$CG2/$BASE" 2>/dev/null' EXIT
 mkdir -p "$CG2/$BASE"

@@ -52,35 +52,11 @@ CPU=${CPU:-$(($(nproc) - 1))}
 EVENTS=cpu-clock,context-switches
 NCPU=$(nproc)
 
-CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+CG2=$(cgroup2_mount)
 [ -n "$CG2" ] || { echo "scaling_cost: no cgroup2 mount" >&2; exit 1; }
 NAME=bpmc-scaling-$$
 BASE=$CG2/$NAME
 
-# rm_cgroups DIR: kills what runs in DIR's children (cgroup.kill, else one
-# by one), then removes them and DIR once empty.
-rm_cgroups() {
-	local d p
-	[ -d "$1" ] || return 0
-	for d in "$1"/*/ "$1"/*/*/; do
-		[ -d "$d" ] || continue
-		if [ -e "$d/cgroup.kill" ]; then
-			echo 1 >"$d/cgroup.kill" 2>/dev/null
-		else
-			while read -r p; do kill -KILL "$p" 2>/dev/null; done <"$d/cgroup.procs"
-		fi
-	done
-	for d in "$1"/*/*/ "$1"/*/ "$1"; do
-		[ -d "$d" ] || continue
-		for _ in $(seq 100); do
-			rmdir "$d" 2>/dev/null && break
-			[ -d "$d" ] || break
-			sleep 0.05
-		done
-		[ -d "$d" ] && echo "scaling_cost: could not remove $d" >&2
-	done
-	return 0
-}
 scaling_cleanup() {
 	bench_cleanup
 	rm_cgroups "$BASE"
@@ -89,8 +65,7 @@ trap scaling_cleanup EXIT
 trap 'echo "scaling_cost: interrupted" >&2; exit 1' INT TERM
 
 [ -x "$HELPERS/ring" ] || { echo "scaling_cost: $HELPERS/ring missing (make test-bins)" >&2; exit 1; }
-others=$(for p in bpmc bpftrace perf; do pgrep -x "$p"; done | tr '\n' ' ')
-[ -n "$others" ] && echo "scaling_cost: warning: other collectors run meanwhile (pids $others)" >&2
+warn_other_collectors
 [ "$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)" = 1 ] &&
 	echo "scaling_cost: warning: BPF run-time statistics are on (another process holds them): the slowdowns include their cost" >&2
 
@@ -167,30 +142,12 @@ forks() {
 	FORK_NS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", (b - a) * 1e9 }')
 }
 
-perf_fds() {
-	find "/proc/$1/fd" -lname 'anon_inode:\[perf_event\]' 2>/dev/null | wc -l
-}
-
 # task_cpu_ns PID: CPU of all its threads, ns (schedstat: tick-based
 # utime + stime is 10 ms coarse here).
 task_cpu_ns() {
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'
 }
 
-# until_ready PID WHAT TEST...: waits (60 s at most) for TEST to hold while
-# PID lives.
-until_ready() {
-	local pid=$1 what=$2
-	shift 2
-	for _ in $(seq 3000); do
-		"$@" && return 0
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.02
-	done
-	echo "scaling_cost: $what did not start: $(tail -n 3 "$TMP/col.log")" >&2
-	exit 1
-}
-logged() { grep -q "$1" "$TMP/col.log"; }
 bpftrace_ready() { logged Attaching && [ "$(perf_fds "$1")" -gt "$NCPU" ]; }
 
 # perf_start PERF...: ready at its first interval's line; started that
@@ -227,13 +184,6 @@ start_collector() {
 	START_MS=$(awk -v a="$t0" -v b="${T_READY:-$EPOCHREALTIME}" 'BEGIN { printf "%.1f", (b - a) * 1e3 }')
 	echo "$N $1 $START_MS" >>"$TMP/starts"
 	sleep "$SETTLE"
-}
-
-stop_collector() {
-	[ -n "$CPID" ] || return 0
-	kill -INT "$CPID" 2>/dev/null
-	wait "$CPID" 2>/dev/null
-	CPID=
 }
 
 # counts CONFIG: "index cpu_clock_ns switches" per cgroup the collector

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 PAIRS=${PAIRS:-5}
 ROUNDS=${ROUNDS:-100000}
-CG2=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' /proc/self/mountinfo | head -1)
+CG2=$(cgroup2_mount)
 BASE=$CG2/bpmc-bench-$$
 mkdir -p "$BASE/a" "$BASE/b"
 trap 'bench_cleanup; for d in "$BASE"/*/ "$BASE"; do rmdir "$d" 2>/dev/null; done' EXIT

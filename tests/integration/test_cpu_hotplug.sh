@@ -82,7 +82,7 @@ check_run() {
 	# is away (intervals wholly inside it), two again once it is back
 	# (intervals that start after it came online: it is reopened at the
 	# boundary that follows).
-	# Sampling mode's cpu-clock read up to 35 % short in an interval now
+	# Sampling mode's cpu-clock read up to 39 % short in an interval now
 	# and then, hotplug or not, until bpmc took a throttled clock at its
 	# running time (test_sampling_throttle): the same 10 % bound.
 	local tol=0.1

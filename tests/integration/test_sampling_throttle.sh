@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A sampled clock the kernel throttles stops counting: cpu-clock's count
 # and timer stop from the throttle to the next tick, and restart from the
-# clock without the gap (seen as a system row 0.5-0.7 CPUs short in an
-# interval of test_cpu_hotplug, on an idle CPU). With
+# clock without the gap (seen as a system row 0.7 of 2 CPUs short in an
+# interval of test_cpu_hotplug in CI, up to 0.78 beside a 50 % burner). With
 # kernel.perf_event_max_sample_rate at 1000 (4 overflows a 4 ms tick at
 # HZ=250), two CPU-bound burners sampled at -F 997 are throttled every
 # run. bpmc must say so, naming the event; every interval's system row

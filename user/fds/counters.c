@@ -309,7 +309,11 @@ void counters__attr(struct perf_event_attr *attr, const struct event *ev,
 	}
 }
 
-/* A leader sampled by its hrtimer, which counts the clock it runs on. */
+/*
+ * A cpu-clock or task-clock in sampling mode: a leader sampled by its
+ * hrtimer, or a member the kernel stops with its throttled leader. Either
+ * counts the clock it runs on.
+ */
 static bool sampled_clock(const struct event *ev, const struct counter_opts *o)
 {
 	struct perf_event_attr attr;

@@ -82,8 +82,8 @@ bool counters__has_cpu(const struct counters *c, int cpu);
  * A sampled cpu-clock or task-clock counts its CPU's clock while it
  * runs, but the kernel stops it, count and timer, while it throttles it
  * (more than kernel.perf_event_max_sample_rate / HZ overflows between
- * two scheduler ticks: an idle CPU whose tick stopped, measured here as
- * 15-245 ms a time at -F 997), and restarts it from the clock without
+ * two scheduler ticks: an idle CPU whose tick stopped; perf record's
+ * THROTTLE records here: 15-143 ms a time at -F 997), and restarts it from the clock without
  * crediting the gap. Such a change beyond THROTTLE_SLACK_NS is taken at
  * its running time, the clock, and the gap goes to t->throttled_ns.
  */
